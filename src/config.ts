@@ -1,0 +1,77 @@
+/**
+ * The caps that shape what a model sees (CONTRACT C2).
+ *
+ * @module
+ */
+
+/** Caps on what one call renders. Every key is optional when passed to `createFsTools`. */
+export interface FsToolsConfig {
+  /**
+   * Entries one `list` renders; the footer still counts the whole directory.
+   * @default {200}
+   */
+  listMaxEntries: number;
+  /**
+   * Default and maximum number of lines one `read` returns.
+   * @default {2000}
+   */
+  readLimit: number;
+  /**
+   * Characters (code points) kept per line; a longer line is truncated with a marker.
+   * @default {2000}
+   */
+  readMaxLineLength: number;
+  /**
+   * Cap on the UTF-8 bytes of one `read`'s rendered lines.
+   * @default {51200}
+   */
+  readMaxBytes: number;
+  /**
+   * Files of this many bytes or more (or of unknown size) are streamed instead of loaded whole.
+   * @default {10485760}
+   */
+  readStreamMinSize: number;
+}
+
+/** The defaults of {@linkcode FsToolsConfig}. */
+export const DEFAULT_CONFIG: Readonly<FsToolsConfig> = Object.freeze({
+  listMaxEntries: 200,
+  readLimit: 2000,
+  readMaxLineLength: 2000,
+  readMaxBytes: 51200,
+  readStreamMinSize: 10 * 1024 * 1024,
+});
+
+/**
+ * Merges partial overrides over the defaults and checks every value.
+ *
+ * @param overrides Keys to change; `undefined` and `null` values keep the default.
+ * @returns A complete, frozen config.
+ * @throws {TypeError} When a key is unknown or a value is not a whole number in range.
+ *
+ * @example
+ * ```ts
+ * import { resolveConfig } from "./config.ts";
+ *
+ * console.log(resolveConfig({ readLimit: 500 }).readLimit); // 500
+ * ```
+ */
+export function resolveConfig(overrides: Partial<FsToolsConfig> = {}): Readonly<FsToolsConfig> {
+  const config: FsToolsConfig = { ...DEFAULT_CONFIG };
+  for (const [key, value] of Object.entries(overrides ?? {})) {
+    if (!(key in DEFAULT_CONFIG)) {
+      throw new TypeError(
+        `unknown config key "${key}": expected one of ${Object.keys(DEFAULT_CONFIG).join(", ")}`,
+      );
+    }
+    if (value === undefined || value === null) continue;
+    const min = key === "readStreamMinSize" ? 0 : 1;
+    if (typeof value !== "number" || !Number.isSafeInteger(value) || value < min) {
+      throw new TypeError(
+        `config "${key}" must be a whole number of at least ${min}: got ${JSON.stringify(value)}`,
+      );
+    }
+    config[key as keyof FsToolsConfig] = value;
+  }
+  return Object.freeze(config);
+}

@@ -1,0 +1,135 @@
+/**
+ * Agent Client Protocol presentation of tool calls (CONTRACT C8): synchronous, touches no file.
+ *
+ * @module
+ */
+
+import { resolve } from "node:path";
+import type { WriteValue } from "../tools/write.ts";
+import type { EditValue } from "../tools/edit.ts";
+
+/** A file a call reads or changes, for an editor to follow. */
+export interface ToolCallLocation {
+  /** Absolute path (lexical). */
+  path: string;
+  /** 1-based line, when known. */
+  line?: number;
+}
+
+/** The ACP `tool_call` fields toolfs fills in. */
+export interface ToolCallPresentation {
+  /** A short human title. */
+  title: string;
+  /** The ACP tool kind. */
+  kind: "read" | "edit" | "search" | "other";
+  /** The arguments worth showing. */
+  rawInput?: Record<string, unknown>;
+  /** The files involved. */
+  locations?: ToolCallLocation[];
+}
+
+/** An ACP `diff` content item. */
+export interface AcpDiff {
+  /** Always `diff`. */
+  type: "diff";
+  /** Absolute path. */
+  path: string;
+  /** The old text; `null` for a new file. */
+  oldText: string | null;
+  /** The new text. */
+  newText: string;
+}
+
+const CLIP = 80;
+
+/**
+ * Clips text to at most 80 code points; a clipped one ends in `…`.
+ *
+ * @param text The text.
+ * @returns The clipped text.
+ */
+export function clip(text: string): string {
+  const points = Array.from(text);
+  return points.length <= CLIP ? text : points.slice(0, CLIP - 1).join("") + "…";
+}
+
+function given(value: unknown): value is string {
+  return typeof value === "string" && value !== "";
+}
+
+/**
+ * Presents a call as an ACP `tool_call`.
+ *
+ * @param name The tool name.
+ * @param args The call's arguments (need not be valid).
+ * @param cwd The absolute session directory locations resolve against.
+ * @returns Title, kind, rawInput and locations.
+ *
+ * @example
+ * ```ts
+ * import { presentToolCall } from "./acp.ts";
+ *
+ * console.log(presentToolCall("read", { file_path: "a.ts", offset: 10 }, "/w"));
+ * // { title: "Read a.ts", kind: "read", rawInput: { offset: 10 }, locations: [{ path: "/w/a.ts", line: 10 }] }
+ * ```
+ */
+export function presentToolCall(name: string, args: unknown, cwd: string): ToolCallPresentation {
+  const a = typeof args === "object" && args !== null ? args as Record<string, unknown> : {};
+  const filePath = given(a.file_path) ? a.file_path : "";
+  const at = (path: string, line?: number): ToolCallLocation[] | undefined =>
+    path.includes("\0") ? undefined : [
+      line === undefined ? { path: resolve(cwd, path) } : {
+        path: resolve(cwd, path),
+        line,
+      },
+    ];
+  switch (name) {
+    case "list": {
+      const path = given(a.path) ? a.path : ".";
+      return withLocations({ title: `List ${path}`, kind: "search" }, at(path));
+    }
+    case "read": {
+      const rawInput: Record<string, unknown> = {};
+      if (a.offset !== undefined && a.offset !== null) rawInput.offset = a.offset;
+      if (a.limit !== undefined && a.limit !== null) rawInput.limit = a.limit;
+      const line = typeof a.offset === "number" ? a.offset : 1;
+      return withLocations(
+        { title: `Read ${filePath}`, kind: "read", rawInput },
+        filePath ? at(filePath, line) : undefined,
+      );
+    }
+    case "write":
+      return withLocations(
+        { title: `Write ${filePath}`, kind: "edit" },
+        filePath ? at(filePath) : undefined,
+      );
+    case "edit":
+      return withLocations({
+        title: `Edit ${filePath}`,
+        kind: "edit",
+        rawInput: {
+          old_string: clip(typeof a.old_string === "string" ? a.old_string : ""),
+          new_string: clip(typeof a.new_string === "string" ? a.new_string : ""),
+        },
+      }, filePath ? at(filePath) : undefined);
+    default:
+      return { title: name, kind: "other" };
+  }
+}
+
+function withLocations(
+  presentation: ToolCallPresentation,
+  locations: ToolCallLocation[] | undefined,
+): ToolCallPresentation {
+  return locations ? { ...presentation, locations } : presentation;
+}
+
+/**
+ * Turns a `write` or `edit` value into an ACP `diff` content item.
+ *
+ * @param value The result's `value`.
+ * @returns The diff item.
+ */
+export function toAcpDiff(value: WriteValue | EditValue): AcpDiff {
+  return { type: "diff", path: value.path, oldText: value.before, newText: value.after };
+}

@@ -1,0 +1,152 @@
+/**
+ * The provider seam (CONTRACT C1.6): the only way the tools touch files. `LocalFileSystem` is
+ * the Deno implementation; a host can supply another backend (a remote sandbox, an in-memory
+ * tree) by implementing this interface.
+ *
+ * @module
+ */
+
+import type { FsDirEntry } from "../render/list_render.ts";
+import type { FsOp } from "../render/errors.ts";
+
+export type { FsDirEntry, FsEntryType } from "../render/list_render.ts";
+export type { FsOp } from "../render/errors.ts";
+
+/** Options every provider call takes. */
+export interface FsCallOptions {
+  /** Cancels the call; the provider throws `FsError("FS_ABORTED")` promptly. */
+  signal?: AbortSignal;
+}
+
+/** Options of {@linkcode FsProvider.resolve}. */
+export interface FsResolveOptions extends FsCallOptions {
+  /** The absolute session directory a relative path resolves against. */
+  cwd: string;
+  /** The operation, for the out-of-root and read-only checks. */
+  op: FsOp;
+}
+
+/** A root a path was found inside. */
+export interface FsRootInfo {
+  /** The root's real path. */
+  path: string;
+  /** Whether the root allows `write` and `edit`. */
+  writable: boolean;
+}
+
+/** A path checked against the roots. */
+export interface FsTarget {
+  /** The absolute lexical path (symlinks not followed), as the tools display it. */
+  path: string;
+  /**
+   * The real path: symlinks resolved; for a path that does not exist yet, the real path of its
+   * nearest existing ancestor joined with the rest.
+   */
+  realPath: string;
+  /** The most specific root containing `realPath`. */
+  root: FsRootInfo;
+}
+
+/** What `stat` reports. `type` is the target's own after following in-root links. */
+export interface FsStat {
+  /** `file`, `directory`, or `other` (FIFO, socket, device). */
+  type: "file" | "directory" | "other";
+  /** Size in bytes; `null` when unknown. */
+  size: number | null;
+  /** Modification time in milliseconds since the epoch, when known. */
+  mtimeMs?: number | null;
+}
+
+/** A whole file's bytes with the version they were read at. */
+export interface FsFileContent {
+  /** The raw bytes. */
+  bytes: Uint8Array;
+  /** The file's version (C5.7) for these bytes. */
+  version: string;
+}
+
+/** An open file for windowed, streamed reading. Close it when done. */
+export interface FsReadHandle {
+  /** The file's version (C5.7) at open. */
+  readonly version: string;
+  /** A key that changes whenever the bytes may have changed (for caching a line index). */
+  readonly cacheKey: string;
+  /** Size in bytes at open; `null` when unknown. */
+  readonly size: number | null;
+  /** The bytes from `position` on, in chunks; a chunk may be a reused buffer. */
+  chunks(position: number): AsyncIterable<Uint8Array>;
+  /** Releases the file. */
+  close(): void;
+}
+
+/**
+ * A condition a write or edit is applied under, checked by the provider under its per-file lock.
+ * `absent`: create only if no file exists; `version`: replace only at that version.
+ */
+export type FsPrecondition =
+  | { kind: "none" }
+  | { kind: "absent" }
+  | { kind: "version"; version: string };
+
+/** Options of {@linkcode FsProvider.writeText} and {@linkcode FsProvider.editText}. */
+export interface FsMutationOptions extends FsCallOptions {
+  /** Checked under the lock; a failed check throws `FS_EXISTS` or `FS_STALE`. */
+  precondition?: FsPrecondition;
+}
+
+/** What a write produced. */
+export interface FsWriteOutcome {
+  /** Whether the file was created or replaced. */
+  operation: "create" | "update";
+  /** The old bytes; `null` for a new file. */
+  before: Uint8Array | null;
+  /** The file's version after the write. */
+  version: string;
+}
+
+/** What an edit produced. */
+export interface FsEditOutcome {
+  /** The bytes before. */
+  before: Uint8Array;
+  /** The bytes after. */
+  after: Uint8Array;
+  /** The file's version after the edit. */
+  version: string;
+}
+
+/**
+ * Computes a file's new bytes from its current bytes. Called under the file's lock; throwing
+ * aborts the edit and leaves the file untouched.
+ */
+export type FsEditFunction = (before: Uint8Array) => Uint8Array;
+
+/** The file system the tools run on. Every method takes an `AbortSignal` through its options. */
+export interface FsProvider {
+  /**
+   * Resolves a path against `cwd`, follows symlinks and checks it lies inside a root.
+   * Throws `FS_OUTSIDE_ROOT` otherwise, and `FS_READ_ONLY` for `write`/`edit` in a read-only root.
+   */
+  resolve(path: string, options: FsResolveOptions): Promise<FsTarget>;
+  /** Stats a resolved target, following in-root links; `null` when it does not exist. */
+  stat(target: FsTarget, options?: FsCallOptions): Promise<FsStat | null>;
+  /** The direct children of a directory with their own types (links not followed). */
+  listDir(target: FsTarget, options?: FsCallOptions): Promise<FsDirEntry[]>;
+  /** The whole file's bytes and version. */
+  readText(target: FsTarget, options?: FsCallOptions): Promise<FsFileContent>;
+  /** Opens a file for streamed reading with bounded memory. */
+  streamText(target: FsTarget, options?: FsCallOptions): Promise<FsReadHandle>;
+  /** Creates or atomically replaces a file (creating missing parents inside the root). */
+  writeText(
+    target: FsTarget,
+    content: string,
+    options?: FsMutationOptions,
+  ): Promise<FsWriteOutcome>;
+  /** Atomically replaces a file's bytes with `edit(before)`, under the file's lock. */
+  editText(
+    target: FsTarget,
+    edit: FsEditFunction,
+    options?: FsMutationOptions,
+  ): Promise<FsEditOutcome>;
+  /** The current version of a file, or `null` when it does not exist. */
+  version(target: FsTarget, options?: FsCallOptions): Promise<string | null>;
+}

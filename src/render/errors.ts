@@ -1,0 +1,127 @@
+/**
+ * Every model-facing error message (CONTRACT C3, C4, C5, C7). Pure: no I/O.
+ *
+ * @module
+ */
+
+import type { FsErrorCode } from "../fs_error.ts";
+
+/** The four tool operations, as they appear in messages. */
+export type FsOp = "list" | "read" | "write" | "edit";
+
+/** Validation messages of C4, keyed by a short name. */
+export const VALIDATION_MESSAGES = {
+  pathWhenGiven: "path must be a non-empty string when given",
+  filePath: "file_path must be a non-empty string",
+  offset: "offset must be a positive integer",
+  limit: "limit must be a positive integer",
+  content: "content must be a string",
+  oldString: "old_string must be a non-empty string",
+  newString: "new_string must be a string",
+  replaceAll: "replace_all must be a boolean when given",
+  sameStrings: "old_string and new_string must differ",
+  filePathNul: "file_path must not contain a NUL byte",
+  pathNul: "path must not contain a NUL byte",
+} as const;
+
+/**
+ * The `limit` cap message of C4.2.
+ *
+ * @param readLimit The configured `readLimit`.
+ * @returns The message.
+ */
+export function limitTooLargeMessage(readLimit: number): string {
+  return `limit must be less than or equal to ${readLimit}`;
+}
+
+/**
+ * The unknown-tool message of C1.4.
+ *
+ * @param name The name the caller used.
+ * @returns The message.
+ */
+export function unknownToolMessage(name: string): string {
+  return `unknown tool "${name}"`;
+}
+
+/**
+ * The out-of-range message of C4.2.
+ *
+ * @param offset The requested offset.
+ * @param displayPath The display path.
+ * @param total The file's total lines.
+ * @returns The message.
+ */
+export function offsetOutOfRangeMessage(
+  offset: number,
+  displayPath: string,
+  total: number,
+): string {
+  return `offset ${offset} is out of range for "${displayPath}" (${total} lines)`;
+}
+
+/**
+ * The edit match messages of C4.4.
+ *
+ * @param displayPath The display path.
+ * @param count How many times `old_string` occurs.
+ * @returns The message for no match (`count` 0) or an ambiguous match.
+ */
+export function matchMessage(displayPath: string, count: number): string {
+  return count === 0
+    ? `old_string was not found in "${displayPath}"`
+    : `old_string matches ${count} times in "${displayPath}"; add surrounding context to make it unique or set replace_all to true`;
+}
+
+const REASONS: Partial<Record<FsErrorCode, string>> = {
+  FS_OUTSIDE_ROOT: "outside the permitted roots",
+  FS_READ_ONLY: "the root is read-only",
+  FS_NOT_FOUND: "not found",
+  FS_NOT_REGULAR_FILE: "not a regular file",
+  FS_BINARY: "binary file",
+  FS_EXISTS: "it was created meanwhile; read it first",
+  FS_NOT_OBSERVED: "read it first",
+  FS_STALE: "it changed since it was last read; read it again",
+  FS_PERMISSION_DENIED: "permission denied",
+  FS_ABORTED: "aborted",
+};
+
+/**
+ * The message `cannot <op> "<path>": <reason>` for a code about one path.
+ *
+ * @param code The contract code.
+ * @param op The tool operation.
+ * @param path The display path, or for `FS_OUTSIDE_ROOT` the path as the caller gave it.
+ * @param detail The OS message of an `FS_IO_ERROR`.
+ * @returns The message.
+ *
+ * @example
+ * ```ts
+ * import { pathErrorMessage } from "./errors.ts";
+ *
+ * console.log(pathErrorMessage("FS_NOT_FOUND", "read", "a.txt"));
+ * // cannot read "a.txt": not found
+ * ```
+ */
+export function pathErrorMessage(
+  code: FsErrorCode,
+  op: FsOp,
+  path: string,
+  detail?: string,
+): string {
+  let reason = REASONS[code];
+  if (code === "FS_NOT_DIRECTORY") {
+    reason = op === "list" ? "not a directory" : "a parent is not a directory";
+  }
+  return `cannot ${op} "${path}": ${reason ?? detail ?? "input/output error"}`;
+}
+
+/**
+ * The whole `content` of a failed call (C7.1).
+ *
+ * @param message The message.
+ * @returns `Error: <message>`.
+ */
+export function renderError(message: string): string {
+  return `Error: ${message}`;
+}

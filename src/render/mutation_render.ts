@@ -1,0 +1,31 @@
+/**
+ * The `write` and `edit` success texts (CONTRACT C4.3, C4.4). Pure: no I/O.
+ *
+ * @module
+ */
+
+/**
+ * The five-line `write` result.
+ *
+ * @param displayPath The file's display path.
+ * @param operation Whether the file was created or replaced.
+ * @returns The model-facing text.
+ */
+export function renderWrite(displayPath: string, operation: "create" | "update"): string {
+  return `<path>${displayPath}</path>\n<type>file</type>\n<content>\n${
+    operation === "create" ? "Created file" : "Updated file"
+  }\n</content>`;
+}
+
+/**
+ * The one-line `edit` result.
+ *
+ * @param displayPath The file's display path.
+ * @param replaceAll Whether `replace_all` was set.
+ * @returns The model-facing text.
+ */
+export function renderEdit(displayPath: string, replaceAll: boolean): string {
+  return replaceAll
+    ? `The file ${displayPath} has been updated. All occurrences were successfully replaced.`
+    : `The file ${displayPath} has been updated successfully.`;
+}

@@ -1,0 +1,135 @@
+/**
+ * The `read` view (CONTRACT C4.2): numbered lines, truncation marker, footers. Pure: no I/O.
+ *
+ * @module
+ */
+
+/** One rendered line. */
+export interface ReadLine {
+  /** The 1-based line number. */
+  number: number;
+  /** The text as rendered, truncation marker included. */
+  text: string;
+}
+
+/** How a window ended, which decides the footer. */
+export interface ReadWindowEnd {
+  /** The first line of the window. */
+  start: number;
+  /** The last rendered line (`start - 1` for an empty window). */
+  end: number;
+  /** The file's total lines; absent when the byte cap ended the window before the end. */
+  totalLines?: number;
+  /** Whether the byte cap ended the window. */
+  capped: boolean;
+}
+
+/**
+ * Truncates a line to `max` code points, adding the C4.2 marker.
+ *
+ * @param text The line's full text, or at least its first `max + 1` code points.
+ * @param max `readMaxLineLength`.
+ * @param long Whether the line is already known to be longer than `max` code points.
+ * @returns The text as rendered.
+ */
+export function truncateLine(text: string, max: number, long = false): string {
+  // Fast path: fewer UTF-16 units than the cap means fewer code points too.
+  if (!long && text.length <= max) return text;
+  let units = 0;
+  let points = 0;
+  while (units < text.length && points < max) {
+    const code = text.charCodeAt(units);
+    units += code >= 0xd800 && code <= 0xdbff && units + 1 < text.length ? 2 : 1;
+    points++;
+  }
+  if (!long && units >= text.length) return text;
+  return `${text.slice(0, units)}... (line truncated to ${max} chars)`;
+}
+
+/**
+ * The number of UTF-8 bytes of a string (lone surrogates count as U+FFFD, three bytes).
+ *
+ * @param text The string.
+ * @returns Its UTF-8 length.
+ */
+export function utf8Length(text: string): number {
+  let bytes = text.length;
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    if (code < 0x80) continue;
+    if (code < 0x800) bytes += 1;
+    else if (code >= 0xd800 && code <= 0xdbff && i + 1 < text.length) {
+      const next = text.charCodeAt(i + 1);
+      if (next >= 0xdc00 && next <= 0xdfff) {
+        bytes += 2; // four bytes for two units
+        i++;
+        continue;
+      }
+      bytes += 2;
+    } else bytes += 2;
+  }
+  return bytes;
+}
+
+/**
+ * One numbered line as rendered, without its line break.
+ *
+ * @param line The line.
+ * @returns `<number>: <text>`.
+ */
+export function formatLine(line: ReadLine): string {
+  return `${line.number}: ${line.text}`;
+}
+
+/**
+ * The footer of a read window.
+ *
+ * @param end How the window ended.
+ * @returns The footer line.
+ */
+export function readFooter(end: ReadWindowEnd): string {
+  if (end.capped || end.totalLines === undefined) {
+    return `(Output capped. Showing lines ${end.start}-${end.end}. Use offset=${
+      end.end + 1
+    } to continue.)`;
+  }
+  if (end.end < end.totalLines) {
+    return `(Showing lines ${end.start}-${end.end} of ${end.totalLines}. Use offset=${
+      end.end + 1
+    } to continue.)`;
+  }
+  return `(End of file - total ${end.totalLines} lines)`;
+}
+
+/**
+ * Renders a read window.
+ *
+ * @param displayPath The file's display path (C3.4).
+ * @param lines The rendered lines.
+ * @param end How the window ended.
+ * @returns The model-facing text.
+ *
+ * @example
+ * ```ts
+ * import { renderRead } from "./read_render.ts";
+ *
+ * const text = renderRead("a.txt", [{ number: 1, text: "hello" }], {
+ *   start: 1,
+ *   end: 1,
+ *   totalLines: 1,
+ *   capped: false,
+ * });
+ * console.log(text);
+ * ```
+ */
+export function renderRead(
+  displayPath: string,
+  lines: readonly ReadLine[],
+  end: ReadWindowEnd,
+): string {
+  let body = "";
+  for (const line of lines) body += formatLine(line) + "\n";
+  return `<path>${displayPath}</path>\n<type>file</type>\n<content>\n${body}\n${
+    readFooter(end)
+  }\n</content>`;
+}

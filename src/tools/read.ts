@@ -1,0 +1,104 @@
+/**
+ * The `read` executor (CONTRACT C4.2): a numbered window of a text file, whole-file or
+ * streamed, with the same rules on both paths.
+ *
+ * @module
+ */
+
+import { FsError } from "../fs_error.ts";
+import { offsetOutOfRangeMessage } from "../render/errors.ts";
+import { type ReadLine, renderRead } from "../render/read_render.ts";
+import { displayPath } from "../provider/roots.ts";
+import { looksBinary, resolveIn, type ToolEnv, type ToolSuccess } from "./_context.ts";
+import { type ChunkSource, newLineIndex, scanWindow, type WindowResult } from "./_read_window.ts";
+
+/** The structured value of a `read` (C6). */
+export interface ReadValue {
+  /** The file's absolute lexical path. */
+  path: string;
+  /** The first line of the window. */
+  offset: number;
+  /** The rendered lines. */
+  lines: ReadLine[];
+  /** The file's total lines; absent when the byte cap ended the window early. */
+  totalLines?: number;
+}
+
+/** Validated `read` arguments. */
+export interface ReadRequest {
+  filePath: string;
+  offset: number;
+  limit: number;
+}
+
+/** Runs `read` with validated arguments. */
+export async function readTool(
+  request: ReadRequest,
+  env: ToolEnv,
+): Promise<ToolSuccess<ReadValue>> {
+  const { signal, config } = env;
+  const target = await resolveIn(env, request.filePath, "read");
+  const stat = await env.fs.stat(target, { signal });
+  if (!stat) throw new FsError("FS_NOT_FOUND");
+  if (stat.type !== "file") throw new FsError("FS_NOT_REGULAR_FILE");
+  const window = {
+    offset: request.offset,
+    limit: request.limit,
+    maxBytes: config.readMaxBytes,
+    maxLineLength: config.readMaxLineLength,
+    signal,
+  };
+  let result: WindowResult;
+  let version: string;
+  if (stat.size !== null && stat.size < config.readStreamMinSize) {
+    const content = await env.fs.readText(target, { signal });
+    if (looksBinary(content.bytes)) throw new FsError("FS_BINARY");
+    const bytes = content.bytes;
+    const source: ChunkSource = async function* (position) {
+      yield bytes.subarray(position);
+    };
+    result = await scanWindow(source, window);
+    version = content.version;
+  } else {
+    const handle = await env.fs.streamText(target, { signal });
+    try {
+      if (looksBinary(await head(handle.chunks, 8192))) throw new FsError("FS_BINARY");
+      let index = env.lineIndexes.get(handle.cacheKey);
+      if (!index) env.lineIndexes.set(handle.cacheKey, index = newLineIndex());
+      result = await scanWindow(handle.chunks, { ...window, index });
+      version = handle.version;
+    } finally {
+      handle.close();
+    }
+  }
+  const shown = displayPath(env.cwd, target.path);
+  if (result.totalLines !== undefined && request.offset > Math.max(result.totalLines, 1)) {
+    throw new FsError("FS_OFFSET_OUT_OF_RANGE", {
+      message: offsetOutOfRangeMessage(request.offset, shown, result.totalLines),
+    });
+  }
+  const end = request.offset + result.lines.length - 1;
+  const content = renderRead(shown, result.lines, {
+    start: request.offset,
+    end,
+    totalLines: result.totalLines,
+    capped: result.capped,
+  });
+  env.emit("read", target, version);
+  const value: ReadValue = { path: target.path, offset: request.offset, lines: result.lines };
+  if (result.totalLines !== undefined) value.totalLines = result.totalLines;
+  return { content, value };
+}
+
+/** The first `size` bytes from a chunk source (fewer for a short file). */
+async function head(source: ChunkSource, size: number): Promise<Uint8Array> {
+  const out = new Uint8Array(size);
+  let filled = 0;
+  for await (const chunk of source(0)) {
+    const take = Math.min(chunk.length, size - filled);
+    out.set(chunk.subarray(0, take), filled);
+    filled += take;
+    if (filled === size) break;
+  }
+  return out.subarray(0, filled);
+}

@@ -1,0 +1,305 @@
+/**
+ * `createFsTools`: the four tools over a provider, with validation, the policy gate, events and
+ * error results (CONTRACT C1).
+ *
+ * @module
+ */
+
+import { resolve } from "node:path";
+import { type FsToolsConfig, resolveConfig } from "../config.ts";
+import { FsError, type FsErrorCode } from "../fs_error.ts";
+import {
+  type FsObservation,
+  type FsPolicy,
+  NO_POLICY,
+  ReadBeforeWritePolicy,
+} from "../policy/read_before_write.ts";
+import type { FsProvider, FsRootInfo, FsTarget } from "../provider/fs_provider.ts";
+import { displayPath, findRoot } from "../provider/roots.ts";
+import {
+  type FsOp,
+  limitTooLargeMessage,
+  pathErrorMessage,
+  renderError,
+  unknownToolMessage,
+  VALIDATION_MESSAGES,
+} from "../render/errors.ts";
+import { presentToolCall, type ToolCallPresentation } from "../present/acp.ts";
+import { GUIDANCE } from "../present/guidance.ts";
+import {
+  DESCRIPTIONS,
+  type FsToolName,
+  inputSchema,
+  TOOL_NAMES,
+  type ToolInputSchema,
+} from "../present/schemas.ts";
+import { argsOf, invalid, isPositiveInteger, optional, requirePath } from "./_args.ts";
+import { LineIndexCache, type ToolEnv } from "./_context.ts";
+import { editTool, type EditValue } from "./edit.ts";
+import { listTool, type ListValue } from "./list.ts";
+import { readTool, type ReadValue } from "./read.ts";
+import { writeTool, type WriteValue } from "./write.ts";
+
+/** A provider that can tell its roots (`LocalFileSystem` can). */
+export interface FsProviderWithRoots extends FsProvider {
+  /** The roots, as real paths. The first is the default session directory. */
+  readonly roots: readonly FsRootInfo[];
+}
+
+/** Options of {@linkcode createFsTools}. */
+export interface CreateFsToolsOptions {
+  /** The file system, e.g. a `LocalFileSystem`. */
+  fs: FsProviderWithRoots;
+  /**
+   * The default session directory; relative resolves against the first root.
+   * @default {the first root}
+   */
+  cwd?: string;
+  /**
+   * `true`: the read-before-write gate; `false`: none; or a policy object of your own.
+   * @default {true}
+   */
+  policy?: boolean | FsPolicy;
+  /** Overrides of the caps (C2). */
+  config?: Partial<FsToolsConfig>;
+}
+
+/** Per-call context of {@linkcode FsTools.execute}. */
+export interface FsCallContext {
+  /** The session directory for this call (relative resolves against the tools' `cwd`). */
+  cwd?: string;
+  /** Cancels the call. */
+  signal?: AbortSignal;
+  /** The session read observations are scoped to; any object. */
+  session?: object;
+}
+
+/** A tool definition for a model (C1.3). */
+export interface FsToolDefinition {
+  /** The tool name. */
+  name: FsToolName;
+  /** One line for the model. */
+  description: string;
+  /** JSON Schema of the arguments. */
+  inputSchema: ToolInputSchema;
+  /** The tool's system-prompt section. */
+  guidance: string;
+}
+
+/** The structured value of each tool (C6). */
+export interface FsToolValues {
+  /** `list`. */
+  list: ListValue;
+  /** `read`. */
+  read: ReadValue;
+  /** `write`. */
+  write: WriteValue;
+  /** `edit`. */
+  edit: EditValue;
+}
+
+/** Any tool's structured value. */
+export type FsToolValue = ListValue | ReadValue | WriteValue | EditValue;
+
+/** What `execute` resolves to. Never a thrown error for a tool-level failure. */
+export interface FsToolResult<V = FsToolValue> {
+  /** The exact model-facing text. */
+  content: string;
+  /** Whether the call failed. */
+  isError: boolean;
+  /** The structured value, on success. */
+  value?: V;
+  /** The error, on failure. */
+  error?: { name: "FsError"; code: FsErrorCode };
+}
+
+/** Detail of the events {@linkcode FsTools.events} dispatches. */
+export interface FsToolEventDetail extends FsObservation {}
+
+/** The four tools, ready to execute. */
+export interface FsTools {
+  /** The definitions in the order list, read, write, edit. */
+  readonly definitions: readonly FsToolDefinition[];
+  /** The resolved caps. */
+  readonly config: Readonly<FsToolsConfig>;
+  /** The absolute default session directory. */
+  readonly cwd: string;
+  /** Dispatches `read`, `write` and `edit` `CustomEvent`s with {@linkcode FsToolEventDetail}. */
+  readonly events: EventTarget;
+  /** Runs a tool. Resolves to an error result, never rejects, for a tool-level failure. */
+  execute(name: string, args: unknown, ctx?: FsCallContext): Promise<FsToolResult>;
+  /** Presents a call for an ACP client; synchronous, touches no file (C8). */
+  presentCall(name: string, args: unknown, ctx?: FsCallContext): ToolCallPresentation;
+}
+
+/**
+ * Creates the four tools over a provider.
+ *
+ * @param options The provider, default cwd, policy and caps.
+ * @returns The tools.
+ * @throws {Error} When `cwd` lies outside every root or a config value is invalid.
+ *
+ * @example Read a file
+ * ```ts ignore
+ * import { createFsTools, LocalFileSystem } from "@toolfs/fs";
+ *
+ * const tools = createFsTools({ fs: new LocalFileSystem({ roots: ["."] }) });
+ * const result = await tools.execute("read", { file_path: "README.md", limit: 5 });
+ * console.log(result.content);
+ * ```
+ */
+export function createFsTools(options: CreateFsToolsOptions): FsTools {
+  const fs = options?.fs;
+  if (!fs || !Array.isArray(fs.roots) || fs.roots.length === 0) {
+    throw new TypeError("createFsTools needs { fs }: a provider with at least one root");
+  }
+  const config = resolveConfig(options.config);
+  const cwd = resolve(fs.roots[0].path, options.cwd ?? ".");
+  if (!findRoot(fs.roots, cwd)) {
+    throw new Error(
+      `cwd "${options.cwd}" lies outside every root: ${fs.roots.map((r) => r.path).join(", ")}`,
+    );
+  }
+  const policy: FsPolicy = options.policy === undefined || options.policy === true
+    ? new ReadBeforeWritePolicy()
+    : options.policy === false
+    ? NO_POLICY
+    : options.policy;
+  const defaultSession = {};
+  const events = new EventTarget();
+  const lineIndexes = new LineIndexCache();
+  const definitions = Object.freeze(TOOL_NAMES.map((name) =>
+    Object.freeze({
+      name,
+      description: DESCRIPTIONS[name],
+      inputSchema: inputSchema(name, config.readLimit),
+      guidance: GUIDANCE[name],
+    })
+  ));
+
+  function sessionCwd(ctx: FsCallContext): string {
+    return typeof ctx.cwd === "string" && ctx.cwd !== "" ? resolve(cwd, ctx.cwd) : cwd;
+  }
+
+  async function execute(
+    name: string,
+    args: unknown,
+    ctx: FsCallContext = {},
+  ): Promise<FsToolResult> {
+    if (!(TOOL_NAMES as readonly string[]).includes(name)) {
+      return failure("FS_UNKNOWN_TOOL", unknownToolMessage(String(name)));
+    }
+    const op = name as FsOp;
+    const a = argsOf(args);
+    const given = op === "list" ? optional(a.path) : a.file_path;
+    const callerPath = typeof given === "string" && given !== "" ? given : ".";
+    const here = sessionCwd(ctx ?? {});
+    const env: ToolEnv = {
+      fs,
+      config,
+      policy,
+      session: ctx?.session ?? defaultSession,
+      cwd: here,
+      signal: ctx?.signal,
+      lineIndexes,
+      emit(op, target: FsTarget, version) {
+        const detail = {
+          op,
+          session: env.session,
+          path: target.path,
+          realPath: target.realPath,
+          version,
+        };
+        policy.observed(detail);
+        events.dispatchEvent(new CustomEvent(op, { detail }));
+      },
+    };
+    try {
+      const run = prepare(op, a, env);
+      if (env.signal?.aborted) throw new FsError("FS_ABORTED");
+      if (callerPath.includes("\0")) {
+        throw invalid(
+          op === "list" ? VALIDATION_MESSAGES.pathNul : VALIDATION_MESSAGES.filePathNul,
+        );
+      }
+      if (here !== cwd) await fs.resolve(here, { cwd: here, op, signal: env.signal });
+      const { content, value } = await run();
+      return { content, isError: false, value };
+    } catch (error) {
+      const e = error instanceof FsError ? error : toFsErrorSafe(error, env.signal);
+      if (e.hasMessage) return failure(e.code, e.message);
+      const path = e.code === "FS_OUTSIDE_ROOT"
+        ? callerPath
+        : displayPath(here, resolve(here, callerPath));
+      return failure(e.code, pathErrorMessage(e.code, op, path, e.detail));
+    }
+  }
+
+  return {
+    definitions,
+    config,
+    cwd,
+    events,
+    execute,
+    presentCall(name, args, ctx = {}) {
+      return presentToolCall(name, args, sessionCwd(ctx ?? {}));
+    },
+  };
+}
+
+/** Validates arguments (C4, in the contract's order) and returns the call to run. */
+function prepare(
+  op: FsOp,
+  a: Record<string, unknown>,
+  env: ToolEnv,
+): () => Promise<{ content: string; value: FsToolValue }> {
+  switch (op) {
+    case "list": {
+      const path = optional(a.path);
+      if (path !== undefined && (typeof path !== "string" || path === "")) {
+        throw invalid(VALIDATION_MESSAGES.pathWhenGiven);
+      }
+      return () => listTool(path ?? ".", env);
+    }
+    case "read": {
+      const filePath = requirePath(a.file_path);
+      const offset = optional(a.offset) ?? 1;
+      if (!isPositiveInteger(offset)) throw invalid(VALIDATION_MESSAGES.offset);
+      const limit = optional(a.limit) ?? env.config.readLimit;
+      if (!isPositiveInteger(limit)) throw invalid(VALIDATION_MESSAGES.limit);
+      if (limit > env.config.readLimit) throw invalid(limitTooLargeMessage(env.config.readLimit));
+      return () => readTool({ filePath, offset, limit }, env);
+    }
+    case "write": {
+      const filePath = requirePath(a.file_path);
+      if (typeof a.content !== "string") throw invalid(VALIDATION_MESSAGES.content);
+      const content = a.content;
+      return () => writeTool(filePath, content, env);
+    }
+    case "edit": {
+      const filePath = requirePath(a.file_path);
+      const oldString = a.old_string;
+      const newString = a.new_string;
+      if (typeof oldString !== "string" || oldString === "") {
+        throw invalid(VALIDATION_MESSAGES.oldString);
+      }
+      if (typeof newString !== "string") throw invalid(VALIDATION_MESSAGES.newString);
+      const replaceAll = optional(a.replace_all) ?? false;
+      if (typeof replaceAll !== "boolean") throw invalid(VALIDATION_MESSAGES.replaceAll);
+      if (oldString === newString) throw invalid(VALIDATION_MESSAGES.sameStrings);
+      return () => editTool(filePath, { oldString, newString, replaceAll }, env);
+    }
+  }
+}
+
+function failure(code: FsErrorCode, message: string): FsToolResult {
+  return { content: renderError(message), isError: true, error: { name: "FsError", code } };
+}
+
+function toFsErrorSafe(error: unknown, signal?: AbortSignal): FsError {
+  if (signal?.aborted || (error instanceof DOMException && error.name === "AbortError")) {
+    return new FsError("FS_ABORTED", { cause: error });
+  }
+  const detail = error instanceof Error ? error.message : String(error);
+  return new FsError("FS_IO_ERROR", { detail, cause: error });
+}
