@@ -24,7 +24,7 @@ import type {
   FsWriteOutcome,
 } from "./fs_provider.ts";
 import { KeyedLock } from "./_lock.ts";
-import { findRoot, type isInside } from "./roots.ts";
+import { findRoot } from "./roots.ts";
 
 /** A root: a path (readable and writable) or an object with `write: false` for read-only. */
 export type RootSpec = string | {
