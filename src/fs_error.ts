@@ -62,6 +62,8 @@ export class FsError extends Error {
   readonly hasMessage: boolean;
 
   /**
+   * Creates a failure with a contract code.
+   *
    * @param code The contract code.
    * @param options The message, detail and cause.
    */

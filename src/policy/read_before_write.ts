@@ -74,6 +74,8 @@ export class ReadBeforeWritePolicy implements FsPolicy {
   #seen = new WeakMap<object, Map<string, string>>();
 
   /**
+   * Decides a write: a new file must still be absent, an existing one must be at the observed version.
+   *
    * @param intent The write.
    * @returns `absent` for a new file, else the observed version.
    * @throws {FsError} `FS_NOT_OBSERVED` when the session never read the file.
@@ -84,6 +86,8 @@ export class ReadBeforeWritePolicy implements FsPolicy {
   }
 
   /**
+   * Decides an edit: the file must be at the version the session observed.
+   *
    * @param intent The edit.
    * @returns The observed version.
    * @throws {FsError} `FS_NOT_OBSERVED` when the session never read the file.
@@ -93,6 +97,8 @@ export class ReadBeforeWritePolicy implements FsPolicy {
   }
 
   /**
+   * Records the version a session read or produced.
+   *
    * @param observation What the session read or wrote.
    */
   observed(observation: FsObservation): void {

@@ -26,8 +26,11 @@ export interface ReadValue {
 
 /** Validated `read` arguments. */
 export interface ReadRequest {
+  /** The path as the caller gave it. */
   filePath: string;
+  /** The first line, 1-based. */
   offset: number;
+  /** How many lines at most. */
   limit: number;
 }
 
