@@ -36,3 +36,4 @@ export type { ReadLine } from "./src/render/read_render.ts";
 export * from "./src/present/acp.ts";
 export * from "./src/present/schemas.ts";
 export * from "./src/present/guidance.ts";
+export * from "./src/present/formats.ts";

@@ -47,6 +47,13 @@ const CLIP = 80;
  *
  * @param text The text.
  * @returns The clipped text.
+ *
+ * @example
+ * ```ts
+ * import { clip } from "./acp.ts";
+ *
+ * console.log(clip("x".repeat(100)).length); // 80 (79 × "x" and "…")
+ * ```
  */
 export function clip(text: string): string {
   const points = Array.from(text);
@@ -92,20 +99,22 @@ export function presentToolCall(name: string, args: unknown, cwd: string): ToolC
       const rawInput: Record<string, unknown> = {};
       if (a.offset !== undefined && a.offset !== null) rawInput.offset = a.offset;
       if (a.limit !== undefined && a.limit !== null) rawInput.limit = a.limit;
-      const line = typeof a.offset === "number" ? a.offset : 1;
+      const line = Number.isSafeInteger(a.offset) && (a.offset as number) >= 1
+        ? a.offset as number
+        : 1;
       return withLocations(
-        { title: `Read ${filePath}`, kind: "read", rawInput },
+        { title: titled("Read", filePath), kind: "read", rawInput },
         filePath ? at(filePath, line) : undefined,
       );
     }
     case "write":
       return withLocations(
-        { title: `Write ${filePath}`, kind: "edit" },
+        { title: titled("Write", filePath), kind: "edit" },
         filePath ? at(filePath) : undefined,
       );
     case "edit":
       return withLocations({
-        title: `Edit ${filePath}`,
+        title: titled("Edit", filePath),
         kind: "edit",
         rawInput: {
           old_string: clip(typeof a.old_string === "string" ? a.old_string : ""),
@@ -117,6 +126,11 @@ export function presentToolCall(name: string, args: unknown, cwd: string): ToolC
   }
 }
 
+/** `<verb> <path>`, or the bare verb when the call names no path. */
+function titled(verb: string, path: string): string {
+  return path ? `${verb} ${path}` : verb;
+}
+
 function withLocations(
   presentation: ToolCallPresentation,
   locations: ToolCallLocation[] | undefined,
@@ -125,10 +139,19 @@ function withLocations(
 }
 
 /**
- * Turns a `write` or `edit` value into an ACP `diff` content item.
+ * Turns a `write` or `edit` value into an ACP `diff` content item (for a `tool_call_update`'s
+ * `content`): the absolute path, the text before (`null` for a created file) and after.
  *
  * @param value The result's `value`.
  * @returns The diff item.
+ *
+ * @example
+ * ```ts ignore
+ * import { toAcpDiff } from "@toolfs/fs";
+ *
+ * const result = await tools.execute("edit", { file_path: "a.ts", old_string: "a", new_string: "b" });
+ * if (!result.isError) content.push(toAcpDiff(result.value as EditValue));
+ * ```
  */
 export function toAcpDiff(value: WriteValue | EditValue): AcpDiff {
   return { type: "diff", path: value.path, oldText: value.before, newText: value.after };

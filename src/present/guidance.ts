@@ -10,11 +10,11 @@ import type { FsToolName } from "./schemas.ts";
 /** The guidance section of each tool. */
 export const GUIDANCE: Readonly<Record<FsToolName, string>> = Object.freeze({
   list:
-    "Use list, not shell ls, to see what a directory holds; it defaults to the workspace. The footer counts every entry, even when the view is capped.",
+    "Use list, not ls, to see what a directory holds. The footer counts every entry, even when the view is capped.",
   read:
-    "Use read, not cat, for text files. Lines come numbered; when the footer says more remain, continue with the offset it gives, or use offset and limit to jump within a large file.",
+    "Use read, not cat, head or tail, for text files. Lines come numbered; when the footer says more remain, continue with the offset it gives, or use offset and limit to jump within a large file.",
   write:
-    "Use write to create a file or replace all of it. Read an existing file first; prefer edit for partial changes.",
+    "Use write, not shell redirection, to create a file (parent directories too) or replace all of it. Read an existing file first; prefer edit for partial changes.",
   edit:
-    "Use edit for targeted changes. old_string must match the file exactly once (copy it from read output, without the line-number prefix) unless replace_all is set. Read the file first; your own writes and edits count as reads.",
+    "Use edit, not sed, for targeted changes: old_string must match exactly once (copy it from read output, without the line-number prefix) unless replace_all is set. Read the file first; your own writes and edits count as reads.",
 });

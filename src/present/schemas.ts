@@ -39,7 +39,7 @@ export const DESCRIPTIONS: Readonly<Record<FsToolName, string>> = Object.freeze(
  * @returns A fresh schema object.
  */
 export function inputSchema(name: FsToolName, readLimit: number): ToolInputSchema {
-  const path = { type: "string", description: "File path." };
+  const path = { type: "string", description: "Absolute or workspace-relative." };
   switch (name) {
     case "list":
       return {

@@ -1,0 +1,301 @@
+/**
+ * The tool definitions in the shapes the common tool-calling APIs take, plus the system-prompt
+ * text assembled from their guidance. Plain data: no SDK is needed to use any of them.
+ *
+ * Every function here is deterministic: the same definitions give byte-identical output, so a
+ * prompt prefix built from them stays cacheable for as long as the config does not change.
+ *
+ * @module
+ */
+
+import type { FsToolDefinition, FsToolResult } from "../tools/tools.ts";
+import { type FsToolName, TOOL_NAMES, type ToolInputSchema } from "./schemas.ts";
+
+/** An OpenAI Chat Completions function tool. */
+export interface OpenAIFunctionTool {
+  /** Always `function`. */
+  type: "function";
+  /** The function. */
+  function: {
+    /** The tool name. */
+    name: string;
+    /** The one-line description. */
+    description: string;
+    /** The JSON Schema of the arguments. */
+    parameters: ToolInputSchema;
+    /** Present (`true`) only for strict schemas. */
+    strict?: boolean;
+  };
+}
+
+/** An OpenAI Responses API function tool. */
+export interface OpenAIResponsesFunctionTool {
+  /** Always `function`. */
+  type: "function";
+  /** The tool name. */
+  name: string;
+  /** The one-line description. */
+  description: string;
+  /** The JSON Schema of the arguments. */
+  parameters: ToolInputSchema;
+  /** Whether the schema is strict. */
+  strict: boolean;
+}
+
+/** Options of {@linkcode toOpenAITools} and {@linkcode toOpenAIResponsesTools}. */
+export interface OpenAIToolsOptions {
+  /**
+   * Emit strict-mode schemas: every property is listed in `required`, an optional one accepts
+   * `null` (which the tools treat as absent) and loses its `default`.
+   * @default {false}
+   */
+  strict?: boolean;
+}
+
+/** An Anthropic Messages API tool. */
+export interface AnthropicTool {
+  /** The tool name. */
+  name: string;
+  /** The one-line description. */
+  description: string;
+  /** The JSON Schema of the arguments. */
+  input_schema: ToolInputSchema;
+}
+
+/** The MCP tool annotations toolfs sets (all hints). */
+export interface McpToolAnnotations {
+  /** `true` for `list` and `read`. */
+  readOnlyHint: boolean;
+  /** `true` for `write` and `edit`; absent on the read-only tools. */
+  destructiveHint?: boolean;
+  /** Whether repeating the same call has no further effect. */
+  idempotentHint: boolean;
+  /** Always `false`: the tools touch only the roots. */
+  openWorldHint: false;
+}
+
+/** An MCP `Tool` object (the `tools/list` result entry). */
+export interface McpTool {
+  /** The tool name. */
+  name: string;
+  /** The one-line description. */
+  description: string;
+  /** The JSON Schema of the arguments. */
+  inputSchema: ToolInputSchema;
+  /** Behaviour hints for the client. */
+  annotations: McpToolAnnotations;
+}
+
+/** An MCP `tools/call` result (`CallToolResult`). */
+export interface McpCallToolResult {
+  /** One text item: exactly the model-facing text. */
+  content: [{ type: "text"; text: string }];
+  /** Mirrors the tool result. */
+  isError: boolean;
+  /** The structured value (C6), on success only. */
+  structuredContent?: Record<string, unknown>;
+  /** On failure, `{ "toolfs/error": { name, code } }` for the host; models do not see it. */
+  _meta?: Record<string, unknown>;
+  /** The SDK's result type is open; so is this one. */
+  [key: string]: unknown;
+}
+
+const ANNOTATIONS: Readonly<Record<FsToolName, McpToolAnnotations>> = Object.freeze({
+  list: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
+  read: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
+  write: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
+  edit: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
+});
+
+/**
+ * The system-prompt text for the given tools: each tool's guidance, in the fixed order `list`,
+ * `read`, `write`, `edit` (whatever the order passed), separated by blank lines. Byte-stable for
+ * a given set of tools, so it can sit in a cached prompt prefix.
+ *
+ * @param definitions The definitions, e.g. `tools.definitions` or a subset of them.
+ * @returns The sections, joined; empty for no definitions.
+ *
+ * @example Put the guidance in the system prompt
+ * ```ts ignore
+ * import { createFsTools, LocalFileSystem, systemPrompt } from "@toolfs/fs";
+ *
+ * const tools = createFsTools({ fs: new LocalFileSystem({ roots: ["."] }) });
+ * const system = `You are a coding agent.\n\n${systemPrompt(tools.definitions)}`;
+ * ```
+ */
+export function systemPrompt(definitions: readonly FsToolDefinition[]): string {
+  return inOrder(definitions).map((d) => d.guidance).join("\n\n");
+}
+
+/**
+ * The tools as OpenAI Chat Completions function tools (`tools` of a chat completion request).
+ *
+ * @param definitions The definitions, e.g. `tools.definitions`.
+ * @param options `strict` for strict-mode schemas.
+ * @returns One tool per definition, in the fixed order.
+ *
+ * @example
+ * ```ts ignore
+ * import { createFsTools, LocalFileSystem, toOpenAITools } from "@toolfs/fs";
+ *
+ * const tools = createFsTools({ fs: new LocalFileSystem({ roots: ["."] }) });
+ * const body = { model: "gpt-4.1", messages: [], tools: toOpenAITools(tools.definitions) };
+ * ```
+ */
+export function toOpenAITools(
+  definitions: readonly FsToolDefinition[],
+  options: OpenAIToolsOptions = {},
+): OpenAIFunctionTool[] {
+  const strict = options.strict === true;
+  return inOrder(definitions).map((d) => ({
+    type: "function",
+    function: strict
+      ? {
+        name: d.name,
+        description: d.description,
+        parameters: strictSchema(d.inputSchema),
+        strict: true,
+      }
+      : { name: d.name, description: d.description, parameters: copy(d.inputSchema) },
+  }));
+}
+
+/**
+ * The tools as OpenAI Responses API function tools.
+ *
+ * @param definitions The definitions, e.g. `tools.definitions`.
+ * @param options `strict` for strict-mode schemas.
+ * @returns One tool per definition, in the fixed order.
+ *
+ * @example
+ * ```ts ignore
+ * import { createFsTools, LocalFileSystem, toOpenAIResponsesTools } from "@toolfs/fs";
+ *
+ * const tools = createFsTools({ fs: new LocalFileSystem({ roots: ["."] }) });
+ * const body = { model: "gpt-4.1", input: "hi", tools: toOpenAIResponsesTools(tools.definitions) };
+ * ```
+ */
+export function toOpenAIResponsesTools(
+  definitions: readonly FsToolDefinition[],
+  options: OpenAIToolsOptions = {},
+): OpenAIResponsesFunctionTool[] {
+  const strict = options.strict === true;
+  return inOrder(definitions).map((d) => ({
+    type: "function",
+    name: d.name,
+    description: d.description,
+    parameters: strict ? strictSchema(d.inputSchema) : copy(d.inputSchema),
+    strict,
+  }));
+}
+
+/**
+ * The tools as Anthropic Messages API tools (`tools` of a messages request).
+ *
+ * @param definitions The definitions, e.g. `tools.definitions`.
+ * @returns One tool per definition, in the fixed order.
+ *
+ * @example
+ * ```ts ignore
+ * import { createFsTools, LocalFileSystem, systemPrompt, toAnthropicTools } from "@toolfs/fs";
+ *
+ * const tools = createFsTools({ fs: new LocalFileSystem({ roots: ["."] }) });
+ * const body = {
+ *   model: "claude-sonnet-4-5",
+ *   system: systemPrompt(tools.definitions),
+ *   tools: toAnthropicTools(tools.definitions),
+ * };
+ * ```
+ */
+export function toAnthropicTools(definitions: readonly FsToolDefinition[]): AnthropicTool[] {
+  return inOrder(definitions).map((d) => ({
+    name: d.name,
+    description: d.description,
+    input_schema: copy(d.inputSchema),
+  }));
+}
+
+/**
+ * The tools as MCP `Tool` objects, with annotations: `list` and `read` are read-only, `write`
+ * and `edit` destructive, none open-world.
+ *
+ * @param definitions The definitions, e.g. `tools.definitions`.
+ * @returns One tool per definition, in the fixed order.
+ *
+ * @example
+ * ```ts ignore
+ * import { createFsTools, LocalFileSystem, toMcpTools } from "@toolfs/fs";
+ *
+ * const tools = createFsTools({ fs: new LocalFileSystem({ roots: ["."] }) });
+ * console.log(toMcpTools(tools.definitions)[0].annotations); // { readOnlyHint: true, ... }
+ * ```
+ */
+export function toMcpTools(definitions: readonly FsToolDefinition[]): McpTool[] {
+  return inOrder(definitions).map((d) => ({
+    name: d.name,
+    description: d.description,
+    inputSchema: copy(d.inputSchema),
+    annotations: { ...ANNOTATIONS[d.name] },
+  }));
+}
+
+/**
+ * A tool result as an MCP `tools/call` result: the text content is exactly the model-facing
+ * text, `isError` mirrors, `structuredContent` carries the value on success, and on failure
+ * `_meta["toolfs/error"]` carries the error code.
+ *
+ * @param result What `tools.execute` resolved to.
+ * @returns The MCP result.
+ *
+ * @example
+ * ```ts ignore
+ * import { createFsTools, LocalFileSystem, toMcpCallResult } from "@toolfs/fs";
+ *
+ * const tools = createFsTools({ fs: new LocalFileSystem({ roots: ["."] }) });
+ * console.log(toMcpCallResult(await tools.execute("list", {})).content[0].text);
+ * ```
+ */
+export function toMcpCallResult(result: FsToolResult): McpCallToolResult {
+  const content: McpCallToolResult["content"] = [{ type: "text", text: result.content }];
+  if (result.isError) {
+    return { content, isError: true, _meta: { "toolfs/error": { ...result.error } } };
+  }
+  if (result.value === undefined) return { content, isError: false };
+  return {
+    content,
+    isError: false,
+    structuredContent: result.value as unknown as Record<string, unknown>,
+  };
+}
+
+/** The definitions in the fixed tool order; unknown names last, in the order given. */
+function inOrder(definitions: readonly FsToolDefinition[]): FsToolDefinition[] {
+  const rank = (d: FsToolDefinition): number => {
+    const i = TOOL_NAMES.indexOf(d.name);
+    return i === -1 ? TOOL_NAMES.length : i;
+  };
+  return [...definitions].sort((a, b) => rank(a) - rank(b));
+}
+
+function copy(schema: ToolInputSchema): ToolInputSchema {
+  return structuredClone(schema);
+}
+
+/** A strict-mode copy: all properties required; the optional ones nullable, without `default`. */
+function strictSchema(schema: ToolInputSchema): ToolInputSchema {
+  const properties: ToolInputSchema["properties"] = {};
+  for (const [key, value] of Object.entries(schema.properties)) {
+    const property = structuredClone(value);
+    if (!schema.required.includes(key)) {
+      delete property.default;
+      property.type = [property.type, "null"];
+    }
+    properties[key] = property;
+  }
+  return {
+    type: "object",
+    properties,
+    required: Object.keys(properties),
+    additionalProperties: false,
+  };
+}
