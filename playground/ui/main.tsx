@@ -1,11 +1,11 @@
-/** @jsxImportSource preact */
-/// <reference lib="dom" />
-import { render } from "preact";
-import { useState } from "preact/hooks";
+/**
+ * Entry of the playground UI.
+ *
+ * @module
+ */
 
-function App() {
-  const [n, setN] = useState(0);
-  return <button type="button" onClick={() => setN(n + 1)}>clicked {n}</button>;
-}
+import { render } from "preact";
+import { App } from "./app.tsx";
+import "./style.css";
 
 render(<App />, document.getElementById("app")!);

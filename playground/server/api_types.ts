@@ -1,0 +1,203 @@
+/**
+ * The playground's HTTP protocol: the JSON the server sends and the UI reads. No imports, so the
+ * UI (checked with the DOM library, not Deno's) can share it without pulling in the server.
+ *
+ * @module
+ */
+
+/** The five caps (CONTRACT C2), as the API carries them. */
+export interface ToolsConfig {
+  /** Entries one `list` renders. */
+  listMaxEntries: number;
+  /** Default and maximum lines of one `read`. */
+  readLimit: number;
+  /** Characters kept per line. */
+  readMaxLineLength: number;
+  /** UTF-8 byte cap on one `read`'s rendered lines. */
+  readMaxBytes: number;
+  /** Files this size or larger are streamed. */
+  readStreamMinSize: number;
+}
+
+/** A tool definition as the model gets it. */
+export interface ToolDefinition {
+  /** The tool name. */
+  name: string;
+  /** One line for the model. */
+  description: string;
+  /** The JSON schema of the arguments. */
+  inputSchema: {
+    type: "object";
+    properties: Record<string, Record<string, unknown>>;
+    required: string[];
+    additionalProperties: false;
+  };
+  /** The tool's system-prompt section. */
+  guidance: string;
+}
+
+/** The tokenizers counted, in display order. */
+export type TokenizerName = "deepseek_v3" | "o200k";
+
+/** A token count per tokenizer. */
+export type TokenCounts = Record<TokenizerName, number>;
+
+/** The ACP `tool_call` fields of a call (CONTRACT C8). */
+export interface Presentation {
+  /** A short human title. */
+  title: string;
+  /** The ACP tool kind. */
+  kind: "read" | "edit" | "search" | "other";
+  /** The arguments worth showing. */
+  rawInput?: Record<string, unknown>;
+  /** The files involved. */
+  locations?: { path: string; line?: number }[];
+}
+
+/** A file a session has read, written or edited. */
+export interface SessionFile {
+  /** Workspace-relative path (absolute when outside the workspace). */
+  path: string;
+  /** The last successful call on it. */
+  op: "read" | "write" | "edit";
+  /** Successful calls on it. */
+  count: number;
+}
+
+/** A session as the API reports it. */
+export interface SessionInfo {
+  /** The id the UI chose. */
+  id: string;
+  /** Files in the order first touched. */
+  files: SessionFile[];
+}
+
+/** What the tools run in. */
+export interface WorkspaceInfo {
+  /** `fixtures`: a temporary copy; `directory`: the user's own folder (`--root`). */
+  kind: "fixtures" | "directory";
+  /** The workspace's real path. */
+  root: string;
+  /** The roots, workspace-relative. */
+  roots: { path: string; writable: boolean }[];
+}
+
+/** The response of `GET /api/definitions`. */
+export interface DefinitionsResponse {
+  /** The four tools. */
+  tools: ToolDefinition[];
+  /** The config they were built with. */
+  config: ToolsConfig;
+  /** The library defaults. */
+  defaults: ToolsConfig;
+  /** Tokenizer names, in display order. */
+  tokenizers: TokenizerName[];
+  /** What the tools run in. */
+  workspace: WorkspaceInfo;
+}
+
+/** The body of `POST /api/execute`. */
+export interface ExecuteRequest {
+  /** The tool name. */
+  tool: string;
+  /** The arguments, as a model would send them. */
+  args?: Record<string, unknown>;
+  /** Cap overrides. */
+  config?: Partial<ToolsConfig>;
+  /** The session id; `default` when absent. */
+  session?: string;
+  /** Whether the read-before-write gate applies; default `true`. */
+  policy?: boolean;
+}
+
+/** The response of `POST /api/execute`. */
+export interface ExecuteResponse {
+  /** The exact model-facing text. */
+  content: string;
+  /** Whether the call failed. */
+  isError: boolean;
+  /** The error, on failure. */
+  error?: { name: string; code: string };
+  /** The structured value, on success. */
+  value?: unknown;
+  /** The ACP presentation of the call. */
+  presentation: Presentation;
+  /** Tokens of `content` per tokenizer. */
+  tokens: TokenCounts;
+  /** UTF-8 bytes of `content`. */
+  bytes: number;
+  /** Code points of `content`. */
+  chars: number;
+  /** Lines of `content`. */
+  lines: number;
+  /** Milliseconds the tool took. */
+  ms: number;
+  /** The config the call ran with. */
+  config: ToolsConfig;
+  /** Whether the read-before-write gate applied. */
+  policy: boolean;
+  /** The session after the call. */
+  session: SessionInfo;
+}
+
+/** One tool's fixed cost in a prompt. */
+export interface ToolPromptCost {
+  /** The tool name. */
+  name: string;
+  /** The one-line description. */
+  description: string;
+  /** The JSON schema. */
+  inputSchema: ToolDefinition["inputSchema"];
+  /** The system-prompt section. */
+  guidance: string;
+  /** The definition as a function-calling request carries it (JSON). */
+  definition: string;
+  /** Tokens of `definition` and of `guidance`, per tokenizer. */
+  tokens: { definition: TokenCounts; guidance: TokenCounts; total: TokenCounts };
+}
+
+/** The response of `GET /api/prompt-cost`. */
+export interface PromptCostResponse {
+  /** The config the definitions were built with. */
+  config: ToolsConfig;
+  /** Per tool. */
+  tools: ToolPromptCost[];
+  /** All four. */
+  total: TokenCounts;
+}
+
+/** One entry of the workspace tree; `path` is workspace-relative with `/` separators. */
+export interface TreeNode {
+  /** The entry's name (`.` for the root). */
+  name: string;
+  /** The workspace-relative path. */
+  path: string;
+  /** The entry's own type (symlinks are not followed). */
+  type: "directory" | "file" | "symlink" | "other";
+  /** Size in bytes, for files. */
+  size?: number;
+  /** Children shown, for directories read (directories first, then by name). */
+  children?: TreeNode[];
+  /** How many entries the directory holds in all. */
+  total?: number;
+}
+
+/** The response of `GET /api/tree`. */
+export interface TreeResponse {
+  /** The workspace root. */
+  root: string;
+  /** The workspace kind. */
+  kind: "fixtures" | "directory";
+  /** The root node. */
+  tree: TreeNode;
+}
+
+/** The response of `POST /api/reset`. */
+export interface ResetResponse {
+  /** Always `true`. */
+  ok: true;
+  /** The workspace kind. */
+  kind: "fixtures" | "directory";
+  /** Whether the fixtures were restored (`false` for `--root`). */
+  restored: boolean;
+}

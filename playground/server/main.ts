@@ -1,0 +1,107 @@
+/**
+ * `deno task playground`: builds the UI when it is missing or stale, sets up the workspace and
+ * serves UI and API on 127.0.0.1.
+ *
+ * ```sh
+ * deno task playground                 # fixture workspace on http://127.0.0.1:8787/
+ * deno task playground --port 9000     # or PORT=9000
+ * deno task playground --root ~/code/x # point the tools at your own directory (read-write!)
+ * ```
+ *
+ * @module
+ */
+
+import { parseArgs } from "node:util";
+import { createApp } from "./app.ts";
+import { DIST_DIR, ensureUiBuilt } from "./build_ui.ts";
+import { warmTokenizers } from "./tokens.ts";
+import {
+  createFixtureWorkspace,
+  openDirectoryWorkspace,
+  type PlaygroundWorkspace,
+} from "./workspace.ts";
+
+const USAGE = `Usage: deno task playground [--port <n>] [--root <dir>] [--no-build]
+
+  --port <n>    port on 127.0.0.1 (default: $PORT, else 8787; 0 picks a free one)
+  --root <dir>  run the tools in <dir> instead of a temporary copy of playground/fixtures/
+  --no-build    serve the existing UI build without checking it is current`;
+
+/** A mistake on the command line: reported with the usage text. */
+class UsageError extends Error {}
+
+function parsePort(text: string): number {
+  const port = Number(text);
+  if (!/^\d+$/.test(text) || port > 65535) {
+    throw new UsageError(`port must be a whole number from 0 to 65535: got "${text}"`);
+  }
+  return port;
+}
+
+function envPort(): string | undefined {
+  const granted = Deno.permissions.querySync({ name: "env", variable: "PORT" }).state;
+  return granted === "granted" ? Deno.env.get("PORT") || undefined : undefined;
+}
+
+async function main(): Promise<void> {
+  let values;
+  try {
+    ({ values } = parseArgs({
+      args: Deno.args,
+      options: {
+        port: { type: "string" },
+        root: { type: "string" },
+        "no-build": { type: "boolean" },
+        help: { type: "boolean", short: "h" },
+      },
+    }));
+  } catch (error) {
+    throw new UsageError((error as Error).message);
+  }
+  if (values.help) {
+    console.log(USAGE);
+    return;
+  }
+  const port = parsePort(values.port ?? envPort() ?? "8787");
+  if (!values["no-build"]) await ensureUiBuilt();
+
+  const workspace: PlaygroundWorkspace = values.root
+    ? await openDirectoryWorkspace(values.root)
+    : await createFixtureWorkspace();
+  warmTokenizers();
+  const app = createApp({ workspace, distDir: DIST_DIR });
+
+  const server = Deno.serve({
+    hostname: "127.0.0.1",
+    port,
+    onListen({ port }) {
+      const what = workspace.kind === "fixtures"
+        ? `a fresh copy of playground/fixtures/ at ${workspace.root}`
+        : `${workspace.root} (your files: writes are real)`;
+      console.log(`Workspace: ${what}`);
+      console.log(`toolfs playground: http://127.0.0.1:${port}/`);
+    },
+  }, app.fetch);
+
+  let stopping = false;
+  async function stop(): Promise<void> {
+    if (stopping) return;
+    stopping = true;
+    await server.shutdown();
+    await workspace.dispose();
+    Deno.exit(0);
+  }
+  Deno.addSignalListener("SIGINT", stop);
+  Deno.addSignalListener("SIGTERM", stop);
+  await server.finished;
+}
+
+if (import.meta.main) {
+  try {
+    await main();
+  } catch (error) {
+    console.error(`playground: ${error instanceof Error ? error.message : error}`);
+    if (error instanceof UsageError) console.error(USAGE);
+    Deno.exit(1);
+  }
+}

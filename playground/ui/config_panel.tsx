@@ -1,0 +1,102 @@
+/**
+ * Overrides of the five caps, and the read-before-write gate.
+ *
+ * @module
+ */
+
+import type { JSX } from "preact";
+import type { ToolsConfig } from "./api.ts";
+
+/** The cap names, in the contract's order. */
+export const CONFIG_KEYS: readonly (keyof ToolsConfig)[] = [
+  "listMaxEntries",
+  "readLimit",
+  "readMaxLineLength",
+  "readMaxBytes",
+  "readStreamMinSize",
+];
+
+/** Props of {@linkcode ConfigPanel}. */
+export interface ConfigPanelProps {
+  /** The library defaults, shown as placeholders. */
+  defaults: ToolsConfig;
+  /** The overrides; an absent key keeps the default. */
+  overrides: Partial<ToolsConfig>;
+  /** Called with new overrides. */
+  onChange: (overrides: Partial<ToolsConfig>) => void;
+  /** Whether the read-before-write gate is on. */
+  policy: boolean;
+  /** Called when the gate is toggled. */
+  onPolicy: (on: boolean) => void;
+}
+
+/**
+ * Renders one number input per cap, with the default as placeholder.
+ *
+ * @param props Defaults, overrides and handlers.
+ * @returns The panel.
+ */
+export function ConfigPanel(props: ConfigPanelProps): JSX.Element {
+  const { defaults, overrides, onChange, policy, onPolicy } = props;
+  const changed = CONFIG_KEYS.filter((k) => overrides[k] !== undefined).length +
+    (policy ? 0 : 1);
+  return (
+    <details class="config" data-testid="config">
+      <summary>
+        Config{" "}
+        <span class="muted">
+          {changed ? `${changed} override${changed === 1 ? "" : "s"}` : "defaults"}
+        </span>
+      </summary>
+      <div class="config-grid">
+        {CONFIG_KEYS.map((key) => (
+          <label class={overrides[key] !== undefined ? "field changed" : "field"} key={key}>
+            <code>{key}</code>
+            <input
+              type="number"
+              min={key === "readStreamMinSize" ? 0 : 1}
+              step={1}
+              data-testid={`config-${key}`}
+              placeholder={String(defaults[key])}
+              value={overrides[key] === undefined ? "" : String(overrides[key])}
+              onInput={(e) => {
+                const text = e.currentTarget.value;
+                const next = { ...overrides };
+                if (text === "") {
+                  delete next[key];
+                } else next[key] = Number(text);
+                onChange(next);
+              }}
+            />
+          </label>
+        ))}
+        <label class={policy ? "field check" : "field check changed"}>
+          <span>
+            <input
+              type="checkbox"
+              data-testid="config-policy"
+              checked={policy}
+              onChange={(e) => onPolicy(e.currentTarget.checked)}
+            />{" "}
+            read-before-write
+          </span>
+          <span class="hint">{policy ? "on (default)" : "off: writes are unconditional"}</span>
+        </label>
+      </div>
+      {changed
+        ? (
+          <button
+            type="button"
+            class="link"
+            onClick={() => {
+              onChange({});
+              onPolicy(true);
+            }}
+          >
+            Restore defaults
+          </button>
+        )
+        : null}
+    </details>
+  );
+}

@@ -1,0 +1,196 @@
+/**
+ * One result pane (A or B): the exact text, its sizes, the structured value and the ACP card.
+ *
+ * @module
+ */
+
+import type { JSX } from "preact";
+import type { ExecuteRequest, ExecuteResponse, TokenizerName, ToolsConfig } from "./api.ts";
+import { CONFIG_KEYS } from "./config_panel.tsx";
+import { OutputView } from "./output_view.tsx";
+
+/** What a pane holds: the call and its response (or the request error). */
+export interface PaneState {
+  /** The call as sent. */
+  request: ExecuteRequest;
+  /** The response, on success of the HTTP request. */
+  response?: ExecuteResponse;
+  /** The HTTP error, when the request itself failed. */
+  error?: string;
+}
+
+/** Props of {@linkcode ResultPane}. */
+export interface ResultPaneProps {
+  /** `A` or `B`. */
+  label: "A" | "B";
+  /** The pane's call and result. */
+  state: PaneState | undefined;
+  /** Whether a call is running into this pane. */
+  running: boolean;
+  /** The library defaults, to show which caps were overridden. */
+  defaults: ToolsConfig;
+  /** Tokenizer names in display order. */
+  tokenizers: readonly TokenizerName[];
+  /** Show whitespace marks. */
+  showWhitespace: boolean;
+  /** Wrap long lines. */
+  wrap: boolean;
+  /** Loads the pane's call back into the editor. */
+  onLoad: (request: ExecuteRequest) => void;
+}
+
+const number = new Intl.NumberFormat("en-US");
+
+/**
+ * Renders a pane.
+ *
+ * @param props The pane's state and display options.
+ * @returns The pane.
+ */
+export function ResultPane(props: ResultPaneProps): JSX.Element {
+  const { label, state, running, defaults, tokenizers, showWhitespace, wrap, onLoad } = props;
+  const response = state?.response;
+  const testid = `pane-${label.toLowerCase()}`;
+  if (!state) {
+    return (
+      <section class="pane empty" data-testid={testid} aria-label={`pane ${label}`}>
+        <header class="pane-head">
+          <span class="pane-label">{label}</span>
+          <span class="muted">{running ? "Running…" : "No call yet"}</span>
+        </header>
+        <div class="pane-empty muted">
+          Run a call into {label} with{" "}
+          <kbd>{label === "A" ? "Ctrl/⌘ + Enter" : "Ctrl/⌘ + Shift + Enter"}</kbd>.
+        </div>
+      </section>
+    );
+  }
+  const overrides = CONFIG_KEYS.filter((k) => response && response.config[k] !== defaults[k]);
+  return (
+    <section
+      class={`pane${running ? " running" : ""}`}
+      data-testid={testid}
+      aria-label={`pane ${label}`}
+    >
+      <header class="pane-head">
+        <span class="pane-label">{label}</span>
+        <span class="pane-title" title={response?.presentation.title}>
+          {response?.presentation.title ?? state.request.tool}
+        </span>
+        {response
+          ? (
+            <span
+              class={`status ${response.isError ? "bad" : "ok"}`}
+              data-testid="status"
+            >
+              {response.isError ? response.error?.code ?? "error" : "ok"}
+            </span>
+          )
+          : null}
+        <span class="spacer" />
+        {response ? <span class="ms" data-testid="ms">{response.ms} ms</span> : null}
+        <button
+          type="button"
+          class="small"
+          title="Load this call into the editor"
+          onClick={() => onLoad(state.request)}
+        >
+          Edit call
+        </button>
+      </header>
+      {state.error
+        ? <div class="request-error" data-testid="request-error">{state.error}</div>
+        : null}
+      {response
+        ? (
+          <>
+            <div class="chips">
+              {overrides.map((k) => (
+                <span class="chip" key={k}>
+                  {k}={number.format(response.config[k])}
+                </span>
+              ))}
+              {response.policy ? null : <span class="chip">read-before-write off</span>}
+              <span class="chip muted">session {response.session.id}</span>
+            </div>
+            <div class="metrics">
+              {tokenizers.map((t) => (
+                <div class="metric primary" key={t}>
+                  <span class="value" data-testid={`tokens-${t}`}>
+                    {number.format(response.tokens[t])}
+                  </span>
+                  <span class="label">{t} tokens</span>
+                </div>
+              ))}
+              <div class="metric">
+                <span class="value" data-testid="bytes">{number.format(response.bytes)}</span>
+                <span class="label">bytes</span>
+              </div>
+              <div class="metric">
+                <span class="value" data-testid="chars">{number.format(response.chars)}</span>
+                <span class="label">chars</span>
+              </div>
+              <div class="metric">
+                <span class="value" data-testid="lines">{number.format(response.lines)}</span>
+                <span class="label">lines</span>
+              </div>
+            </div>
+            <OutputView
+              content={response.content}
+              isError={response.isError}
+              tool={state.request.tool}
+              showWhitespace={showWhitespace}
+              wrap={wrap}
+            />
+            <AcpCard response={response} />
+            <details class="section">
+              <summary>
+                Structured value{" "}
+                <span class="muted">
+                  {response.value === undefined ? "(none: error result)" : "result.value"}
+                </span>
+              </summary>
+              <pre class="json">{JSON.stringify(response.value ?? response.error, null, 2)}</pre>
+            </details>
+            <details class="section">
+              <summary>
+                Call <span class="muted">as sent</span>
+              </summary>
+              <pre class="json">{JSON.stringify(state.request, null, 2)}</pre>
+            </details>
+          </>
+        )
+        : null}
+    </section>
+  );
+}
+
+function AcpCard(props: { response: ExecuteResponse }): JSX.Element {
+  const p = props.response.presentation;
+  const raw = p.rawInput && Object.keys(p.rawInput).length ? p.rawInput : undefined;
+  return (
+    <div class="acp" data-testid="acp-card">
+      <div class="acp-head">
+        <span class="acp-caption">ACP tool_call</span>
+        <span class={`kind kind-${p.kind}`}>{p.kind}</span>
+        <span class="acp-title">{p.title}</span>
+        <span class={`acp-status ${props.response.isError ? "bad" : "ok"}`}>
+          {props.response.isError ? "failed" : "completed"}
+        </span>
+      </div>
+      {p.locations?.length
+        ? (
+          <ul class="acp-locations">
+            {p.locations.map((l) => (
+              <li key={`${l.path}:${l.line ?? ""}`} class="mono">
+                {l.path}
+                {l.line !== undefined ? <span class="muted">:{l.line}</span> : null}
+              </li>
+            ))}
+          </ul>
+        )
+        : null}
+      {raw ? <pre class="json small">{JSON.stringify(raw, null, 2)}</pre> : null}
+    </div>
+  );
+}
