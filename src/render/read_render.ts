@@ -39,7 +39,8 @@ export function truncateLine(text: string, max: number, long = false): string {
   let points = 0;
   while (units < text.length && points < max) {
     const code = text.charCodeAt(units);
-    units += code >= 0xd800 && code <= 0xdbff && units + 1 < text.length ? 2 : 1;
+    const next = text.charCodeAt(units + 1); // NaN past the end
+    units += code >= 0xd800 && code <= 0xdbff && next >= 0xdc00 && next <= 0xdfff ? 2 : 1;
     points++;
   }
   if (!long && units >= text.length) return text;

@@ -18,6 +18,11 @@ export interface ToolEnv {
   lineIndexes: LineIndexCache;
   /** Records a successful read, write or edit with the policy and tells listeners. */
   emit(op: "read" | "write" | "edit", target: FsTarget, version: string): void;
+  /**
+   * Runs the policy check, the mutation and its `emit` for one real file one at a time, so a
+   * session's queued edits each see the version the previous one produced (C5.5).
+   */
+  serialize<T>(realPath: string, task: () => Promise<T>): Promise<T>;
 }
 
 /** What an executor returns on success. */

@@ -10,7 +10,7 @@ import { displayPath } from "../provider/roots.ts";
 import { matchMessage } from "../render/errors.ts";
 import { renderEdit } from "../render/mutation_render.ts";
 import { bytesToText, looksBinary, resolveIn, type ToolEnv, type ToolSuccess } from "./_context.ts";
-import { applyEdit, type EditRequest, MatchError } from "./_edit_apply.ts";
+import { type EditPlan, type EditRequest, editTexts, MatchError, planEdit } from "./_edit_apply.ts";
 
 /** The structured value of an `edit` (C6). */
 export interface EditValue {
@@ -30,38 +30,52 @@ export async function editTool(
 ): Promise<ToolSuccess<EditValue>> {
   const { signal } = env;
   const target = await resolveIn(env, filePath, "edit");
-  const stat = await env.fs.stat(target, { signal });
-  if (!stat) throw new FsError("FS_NOT_FOUND");
-  if (stat.type !== "file") throw new FsError("FS_NOT_REGULAR_FILE");
-  const shown = displayPath(env.cwd, target.path);
-  const precondition = await env.policy.editIntent({
-    op: "edit",
-    session: env.session,
-    path: target.path,
-    realPath: target.realPath,
-    displayPath: shown,
-    exists: true,
-    content: request.newString,
-    signal,
-  });
-  const outcome = await env.fs.editText(target, (before) => {
-    if (looksBinary(before)) throw new FsError("FS_BINARY");
-    try {
-      return applyEdit(before, request);
-    } catch (error) {
-      if (!(error instanceof MatchError)) throw error;
-      throw new FsError(error.count === 0 ? "FS_NO_MATCH" : "FS_AMBIGUOUS_MATCH", {
-        message: matchMessage(shown, error.count),
-      });
-    }
-  }, { precondition, signal });
-  env.emit("edit", target, outcome.version);
-  return {
-    content: renderEdit(shown, request.replaceAll),
-    value: {
+  return env.serialize(target.realPath, async () => {
+    const stat = await env.fs.stat(target, { signal });
+    if (!stat) throw new FsError("FS_NOT_FOUND");
+    if (stat.type !== "file") throw new FsError("FS_NOT_REGULAR_FILE");
+    const shown = displayPath(env.cwd, target.path);
+    const precondition = await env.policy.editIntent({
+      op: "edit",
+      session: env.session,
       path: target.path,
-      before: bytesToText(outcome.before),
-      after: bytesToText(outcome.after),
-    },
-  };
+      realPath: target.realPath,
+      displayPath: shown,
+      exists: true,
+      content: request.newString,
+      signal,
+    });
+    let planned: { before: Uint8Array; plan: EditPlan } | undefined;
+    const outcome = await env.fs.editText(target, (before) => {
+      if (looksBinary(before)) throw new FsError("FS_BINARY");
+      try {
+        planned = { before, plan: planEdit(before, request) };
+        return planned.plan.after;
+      } catch (error) {
+        if (!(error instanceof MatchError)) throw error;
+        throw new FsError(error.count === 0 ? "FS_NO_MATCH" : "FS_AMBIGUOUS_MATCH", {
+          message: matchMessage(shown, error.count),
+        });
+      }
+    }, { precondition, signal });
+    env.emit("edit", target, outcome.version);
+    return {
+      content: renderEdit(shown, request.replaceAll),
+      value: {
+        path: target.path,
+        ...textsOf(outcome, planned),
+      },
+    };
+  });
+}
+
+/** The value's texts: decoded once and shared when the provider applied the plan as made. */
+function textsOf(
+  outcome: { before: Uint8Array; after: Uint8Array },
+  planned: { before: Uint8Array; plan: EditPlan } | undefined,
+): { before: string; after: string } {
+  if (planned && planned.before === outcome.before && planned.plan.after === outcome.after) {
+    return editTexts(outcome.before, planned.plan);
+  }
+  return { before: bytesToText(outcome.before), after: bytesToText(outcome.after) };
 }

@@ -35,6 +35,7 @@ import {
 } from "../present/schemas.ts";
 import { argsOf, invalid, isPositiveInteger, optional, requirePath } from "./_args.ts";
 import { LineIndexCache, type ToolEnv } from "./_context.ts";
+import { Serializer } from "./_serial.ts";
 import { editTool, type EditValue } from "./edit.ts";
 import { listTool, type ListValue } from "./list.ts";
 import { readTool, type ReadValue } from "./read.ts";
@@ -168,6 +169,7 @@ export function createFsTools(options: CreateFsToolsOptions): FsTools {
   const defaultSession = {};
   const events = new EventTarget();
   const lineIndexes = new LineIndexCache();
+  const mutations = new Serializer();
   const definitions = Object.freeze(TOOL_NAMES.map((name) =>
     Object.freeze({
       name,
@@ -189,6 +191,15 @@ export function createFsTools(options: CreateFsToolsOptions): FsTools {
     if (!(TOOL_NAMES as readonly string[]).includes(name)) {
       return failure("FS_UNKNOWN_TOOL", unknownToolMessage(String(name)));
     }
+    // Observations are keyed by the session object (a WeakMap): a string id would fail only
+    // after the write had landed, so refuse it up front.
+    const session: unknown = ctx?.session;
+    if (session != null && typeof session !== "object" && typeof session !== "function") {
+      return failure(
+        "FS_INVALID_ARGUMENT",
+        `ctx.session must be an object: got ${typeof session}`,
+      );
+    }
     const op = name as FsOp;
     const a = argsOf(args);
     const given = op === "list" ? optional(a.path) : a.file_path;
@@ -202,6 +213,7 @@ export function createFsTools(options: CreateFsToolsOptions): FsTools {
       cwd: here,
       signal: ctx?.signal,
       lineIndexes,
+      serialize: (realPath, task) => mutations.run(realPath, task),
       emit(op, target: FsTarget, version) {
         const detail = {
           op,

@@ -29,28 +29,30 @@ export async function writeTool(
 ): Promise<ToolSuccess<WriteValue>> {
   const { signal } = env;
   const target = await resolveIn(env, filePath, "write");
-  const stat = await env.fs.stat(target, { signal });
-  if (stat && stat.type !== "file") throw new FsError("FS_NOT_REGULAR_FILE");
-  const shown = displayPath(env.cwd, target.path);
-  const precondition = await env.policy.writeIntent({
-    op: "write",
-    session: env.session,
-    path: target.path,
-    realPath: target.realPath,
-    displayPath: shown,
-    exists: stat !== null,
-    content,
-    signal,
-  });
-  const outcome = await env.fs.writeText(target, content, { precondition, signal });
-  env.emit("write", target, outcome.version);
-  return {
-    content: renderWrite(shown, outcome.operation),
-    value: {
+  return env.serialize(target.realPath, async () => {
+    const stat = await env.fs.stat(target, { signal });
+    if (stat && stat.type !== "file") throw new FsError("FS_NOT_REGULAR_FILE");
+    const shown = displayPath(env.cwd, target.path);
+    const precondition = await env.policy.writeIntent({
+      op: "write",
+      session: env.session,
       path: target.path,
-      operation: outcome.operation,
-      before: outcome.before === null ? null : bytesToText(outcome.before),
-      after: content.startsWith("\uFEFF") ? content.slice(1) : content,
-    },
-  };
+      realPath: target.realPath,
+      displayPath: shown,
+      exists: stat !== null,
+      content,
+      signal,
+    });
+    const outcome = await env.fs.writeText(target, content, { precondition, signal });
+    env.emit("write", target, outcome.version);
+    return {
+      content: renderWrite(shown, outcome.operation),
+      value: {
+        path: target.path,
+        operation: outcome.operation,
+        before: outcome.before === null ? null : bytesToText(outcome.before),
+        after: content.startsWith("\uFEFF") ? content.slice(1) : content,
+      },
+    };
+  });
 }

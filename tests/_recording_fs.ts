@@ -1,0 +1,83 @@
+// A LocalFileSystem that records which provider methods the tools call (and whether each call
+// carried a signal). Everything still runs against the real file system.
+
+import {
+  type FsCallOptions,
+  type FsDirEntry,
+  type FsEditFunction,
+  type FsEditOutcome,
+  type FsFileContent,
+  type FsMutationOptions,
+  type FsReadHandle,
+  type FsResolveOptions,
+  type FsStat,
+  type FsTarget,
+  type FsWriteOutcome,
+  LocalFileSystem,
+} from "../mod.ts";
+
+/** One recorded provider call. */
+export interface RecordedCall {
+  method: string;
+  withSignal: boolean;
+}
+
+export class RecordingFs extends LocalFileSystem {
+  readonly calls: RecordedCall[] = [];
+
+  #note(method: string, options?: FsCallOptions): void {
+    this.calls.push({ method, withSignal: options?.signal instanceof AbortSignal });
+  }
+
+  get methods(): string[] {
+    return this.calls.map((call) => call.method);
+  }
+
+  override resolve(path: string, options: FsResolveOptions): Promise<FsTarget> {
+    this.#note("resolve", options);
+    return super.resolve(path, options);
+  }
+
+  override stat(target: FsTarget, options?: FsCallOptions): Promise<FsStat | null> {
+    this.#note("stat", options);
+    return super.stat(target, options);
+  }
+
+  override listDir(target: FsTarget, options?: FsCallOptions): Promise<FsDirEntry[]> {
+    this.#note("listDir", options);
+    return super.listDir(target, options);
+  }
+
+  override readText(target: FsTarget, options?: FsCallOptions): Promise<FsFileContent> {
+    this.#note("readText", options);
+    return super.readText(target, options);
+  }
+
+  override streamText(target: FsTarget, options?: FsCallOptions): Promise<FsReadHandle> {
+    this.#note("streamText", options);
+    return super.streamText(target, options);
+  }
+
+  override writeText(
+    target: FsTarget,
+    content: string,
+    options?: FsMutationOptions,
+  ): Promise<FsWriteOutcome> {
+    this.#note("writeText", options);
+    return super.writeText(target, content, options);
+  }
+
+  override editText(
+    target: FsTarget,
+    edit: FsEditFunction,
+    options?: FsMutationOptions,
+  ): Promise<FsEditOutcome> {
+    this.#note("editText", options);
+    return super.editText(target, edit, options);
+  }
+
+  override version(target: FsTarget, options?: FsCallOptions): Promise<string | null> {
+    this.#note("version", options);
+    return super.version(target, options);
+  }
+}
