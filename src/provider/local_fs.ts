@@ -7,7 +7,7 @@
 
 import { basename, dirname, isAbsolute, resolve as resolvePath } from "node:path";
 import { FsError } from "../fs_error.ts";
-import type { FsDirEntry, FsEntryType } from "../render/list_render.ts";
+import type { FsDirEntry } from "../render/list_render.ts";
 import type {
   FsCallOptions,
   FsEditFunction,
@@ -24,6 +24,8 @@ import type {
   FsWriteOutcome,
 } from "./fs_provider.ts";
 import { KeyedLock } from "./_lock.ts";
+import { readDirEntries } from "./_read_dir.ts";
+import { fdPathsAvailable, type OpenLocation, openLocations } from "./_fd_paths.ts";
 import { findRoot } from "./roots.ts";
 
 /** A root: a path (readable and writable) or an object with `write: false` for read-only. */
@@ -52,6 +54,17 @@ export interface LocalFileSystemOptions {
    * @default {10485760}
    */
   fullDigestMaxSize?: number;
+}
+
+/**
+ * A directory the provider creates, replaces and lists files in. `at` is the prefix names are
+ * joined to: `/proc/self/fd/<n>` for a directory pinned by an open descriptor (then a swap of
+ * one of its parents for a symlink cannot redirect the call), else its real path.
+ */
+interface WorkDir {
+  at: string;
+  pinned: boolean;
+  close(): void;
 }
 
 const EDGE = 256 * 1024;
@@ -116,18 +129,16 @@ export class LocalFileSystem implements FsProvider {
       for (let attempt = 0;; attempt++) {
         const before = await Deno.stat(target.realPath);
         if (!before.isDirectory) throw new FsError("FS_NOT_DIRECTORY");
-        const entries: FsDirEntry[] = [];
-        for await (const entry of Deno.readDir(target.realPath)) {
-          const type: FsEntryType = entry.isDirectory
-            ? "directory"
-            : entry.isFile
-            ? "file"
-            : "other";
-          entries.push({ name: entry.name, type });
+        // The directory listed must be inside the root: pinned by a descriptor whose kernel
+        // path is checked where the runtime allows, else the same identity still at a real path
+        // inside the root after the listing (a parent swapped for a link shows up there).
+        const dir = await this.#pin(target.realPath, false);
+        try {
+          const entries = await readDirEntries(dir.at, before.size, options.signal);
+          if (dir.pinned || await this.#stillInside(target.realPath, before)) return entries;
+        } finally {
+          dir.close();
         }
-        // The directory listed must be the one checked: same identity, still at a real path
-        // inside the root (a parent swapped for a link meanwhile shows up here).
-        if (await this.#stillInside(target.realPath, before)) return entries;
         if (attempt >= 2) throw new FsError("FS_OUTSIDE_ROOT");
       }
     }, options.signal);
@@ -156,12 +167,13 @@ export class LocalFileSystem implements FsProvider {
       try {
         const info = await file.stat();
         const version = await this.#version(info, null, file);
-        const buffer = new Uint8Array(this.#chunkSize);
+        // Two buffers: the next chunk is read while the caller scans the current one.
+        const buffers = [new Uint8Array(this.#chunkSize), new Uint8Array(this.#chunkSize)];
         return {
           version,
           cacheKey: identityKey(info),
           size: info.size,
-          chunks: (position: number) => chunksOf(file, buffer, position, signal),
+          chunks: (position: number) => chunksOf(file, buffers, position, signal),
           close: () => closeQuietly(file),
         };
       } catch (error) {
@@ -198,27 +210,33 @@ export class LocalFileSystem implements FsProvider {
     return guard(() =>
       this.#locks.run(target.realPath, async () => {
         signal?.throwIfAborted();
-        await this.#ensureParent(target, signal);
-        const info = await statOrNull(target.realPath);
-        if (info && !info.isFile) throw new FsError("FS_NOT_REGULAR_FILE");
-        let before: Uint8Array | null = null;
-        let mode: number | null = null;
-        let held: Deno.FsFile | null = null;
-        if (info) {
-          if (precondition.kind === "absent") throw new FsError("FS_EXISTS");
-          const current = await this.#readCurrent(target.realPath, precondition, signal);
-          before = current.bytes;
-          mode = current.mode;
-          held = current.held;
-        } else if (precondition.kind === "version") {
-          throw new FsError("FS_STALE");
-        }
+        const dir = await this.#ensureParent(target, signal);
         try {
-          const createOnly = !info && precondition.kind === "absent";
-          const version = await this.#replace(target.realPath, bytes, { mode, createOnly, signal });
-          return { operation: info ? "update" : "create", before, version };
+          const name = basename(target.realPath);
+          const path = `${dir.at}/${name}`;
+          const info = await statOrNull(path);
+          if (info && !info.isFile) throw new FsError("FS_NOT_REGULAR_FILE");
+          let before: Uint8Array | null = null;
+          let mode: number | null = null;
+          let held: Deno.FsFile | null = null;
+          if (info) {
+            if (precondition.kind === "absent") throw new FsError("FS_EXISTS");
+            const current = await this.#readCurrent(path, precondition, signal);
+            before = current.bytes;
+            mode = current.mode;
+            held = current.held;
+          } else if (precondition.kind === "version") {
+            throw new FsError("FS_STALE");
+          }
+          try {
+            const createOnly = !info && precondition.kind === "absent";
+            const version = await this.#replace(dir, name, bytes, { mode, createOnly, signal });
+            return { operation: info ? "update" : "create", before, version };
+          } finally {
+            if (held) closeQuietly(held);
+          }
         } finally {
-          if (held) closeQuietly(held);
+          dir.close();
         }
       }), signal);
   }
@@ -236,17 +254,23 @@ export class LocalFileSystem implements FsProvider {
         const info = await statOrNull(target.realPath);
         if (!info) throw new FsError("FS_NOT_FOUND");
         if (!info.isFile) throw new FsError("FS_NOT_REGULAR_FILE");
-        const current = await this.#readCurrent(target.realPath, precondition, signal);
+        const dir = await this.#pin(dirname(target.realPath), true);
         try {
-          const after = edit(current.bytes);
-          const version = await this.#replace(target.realPath, after, {
-            mode: current.mode,
-            createOnly: false,
-            signal,
-          });
-          return { before: current.bytes, after, version };
+          const name = basename(target.realPath);
+          const current = await this.#readCurrent(`${dir.at}/${name}`, precondition, signal);
+          try {
+            const after = edit(current.bytes);
+            const version = await this.#replace(dir, name, after, {
+              mode: current.mode,
+              createOnly: false,
+              signal,
+            });
+            return { before: current.bytes, after, version };
+          } finally {
+            closeQuietly(current.held);
+          }
         } finally {
-          closeQuietly(current.held);
+          dir.close();
         }
       }), signal);
   }
@@ -279,34 +303,85 @@ export class LocalFileSystem implements FsProvider {
     return realParent === "/" ? "/" + basename(path) : `${realParent}/${basename(path)}`;
   }
 
-  /** Whether `path` still resolves to itself, inside a root, with the identity of `info`. */
-  async #stillInside(path: string, info: Deno.FileInfo): Promise<boolean> {
-    const real = await Deno.realPath(path).catch(() => null);
-    if (real !== path || !findRoot(this.roots, real)) return false;
-    const now = await Deno.stat(real).catch(() => null);
+  /**
+   * Whether `path` still resolves to itself, inside a root (a writable one when `write`), with
+   * the identity of `info`. Path-based, so each system call can be raced by a concurrent swap of
+   * a parent for a symlink; the check is repeated so that a racing swap must win every round.
+   * Used only where the kernel's path of a descriptor is unavailable (see `_fd_paths.ts`).
+   */
+  async #stillInside(path: string, info: Deno.FileInfo, write = false): Promise<boolean> {
+    for (let round = 0; round < 3; round++) {
+      const real = realPathOrNull(path);
+      const root = real === path ? findRoot(this.roots, real) : undefined;
+      if (!root || (write && !root.writable)) return false;
+      const now = statSyncOrNull(path);
+      if (now === null || now.dev !== info.dev || now.ino !== info.ino) return false;
+    }
+    return await Promise.resolve(true);
+  }
+
+  /** Whether every descriptor location lies inside a root (a writable one when `write`). */
+  #allInside(where: readonly OpenLocation[], write: boolean): boolean {
+    return where.length > 0 && where.every(({ path }) => {
+      const root = path === null ? undefined : findRoot(this.roots, path);
+      return root !== undefined && (!write || root.writable);
+    });
+  }
+
+  /**
+   * Whether the file `info`, just opened at `path`, is the file at `path` and lies inside a
+   * root. Judged on the kernel's path of the open descriptor where the runtime allows it (a
+   * swap cannot fool that), else by {@linkcode #stillInside}.
+   */
+  async #isInside(path: string, info: Deno.FileInfo, write = false): Promise<boolean> {
+    if (!fdPathsAvailable()) return this.#stillInside(path, info, write);
+    if (!this.#allInside(openLocations(info), write)) return false;
+    const now = await Deno.stat(path).catch(() => null);
     return now !== null && now.dev === info.dev && now.ino === info.ino;
   }
 
   /**
-   * Opens a regular file for reading and verifies that the open file is the one at the checked
-   * real path (no parent was swapped for a link between the check and the open).
+   * Opens the directory `dir` and checks it lies inside a root: a {@linkcode WorkDir} whose
+   * `at` names the open directory itself (`/proc/self/fd/<n>`), so names joined to it resolve
+   * inside that directory whatever its path turns into. Without /proc/self/fd, `at` is `dir`
+   * and the callers check each step by path.
    */
-  async #openVerified(realPath: string, signal?: AbortSignal): Promise<Deno.FsFile> {
+  async #pin(dir: string, write: boolean): Promise<WorkDir> {
+    if (!fdPathsAvailable()) return { at: dir, pinned: false, close() {} };
+    const file = await Deno.open(dir, { read: true });
+    try {
+      const info = await file.stat();
+      if (!info.isDirectory) throw new FsError("FS_NOT_DIRECTORY");
+      const where = openLocations(info);
+      if (!this.#allInside(where, false)) throw new FsError("FS_OUTSIDE_ROOT");
+      if (!this.#allInside(where, write)) throw new FsError("FS_READ_ONLY");
+      return { at: where[0].handle, pinned: true, close: () => closeQuietly(file) };
+    } catch (error) {
+      closeQuietly(file);
+      throw error;
+    }
+  }
+
+  /**
+   * Opens a regular file for reading and verifies that the open file is the one at `path`,
+   * inside a root (no parent was swapped for a link between the check and the open).
+   */
+  async #openVerified(path: string, signal?: AbortSignal, write = false): Promise<Deno.FsFile> {
     for (let attempt = 0;; attempt++) {
       signal?.throwIfAborted();
-      const info = await Deno.stat(realPath);
+      const info = await Deno.stat(path);
       if (!info.isFile) throw new FsError("FS_NOT_REGULAR_FILE"); // never open a FIFO
-      const file = await Deno.open(realPath, { read: true });
+      const file = await Deno.open(path, { read: true });
       try {
         const opened = await file.stat();
-        if (opened.isFile && await this.#stillInside(realPath, opened)) return file;
+        if (opened.isFile && await this.#isInside(path, opened, write)) return file;
       } catch (error) {
         file.close();
         throw error;
       }
       file.close();
       if (attempt >= 2) {
-        const real = await Deno.realPath(realPath).catch(() => realPath);
+        const real = await Deno.realPath(path).catch(() => path);
         if (!findRoot(this.roots, real)) throw new FsError("FS_OUTSIDE_ROOT");
         throw new FsError("FS_IO_ERROR", { detail: "the file was replaced while being opened" });
       }
@@ -314,22 +389,22 @@ export class LocalFileSystem implements FsProvider {
   }
 
   /**
-   * Opens the current file, takes an exclusive advisory lock on it (serializing toolfs
-   * processes too), reads it and checks the precondition against its version. The caller keeps
-   * the file open, and so locked, until its replacement is committed.
+   * Opens the current file at `path`, takes an exclusive advisory lock on it (serializing
+   * toolfs processes too), reads it and checks the precondition against its version. The caller
+   * keeps the file open, and so locked, until its replacement is committed.
    */
   async #readCurrent(
-    realPath: string,
+    path: string,
     precondition: FsPrecondition,
     signal?: AbortSignal,
   ): Promise<{ bytes: Uint8Array; mode: number | null; held: Deno.FsFile }> {
     for (let attempt = 0;; attempt++) {
-      const file = await this.#openVerified(realPath, signal);
+      const file = await this.#openVerified(path, signal, true);
       try {
         await file.lock(true);
         const info = await file.stat();
         // Another process may have replaced the file while we waited for the lock.
-        if (!(await this.#stillInside(realPath, info))) {
+        if (!(await this.#isInside(path, info, true))) {
           if (attempt >= 10) throw new FsError("FS_STALE");
           file.close();
           continue;
@@ -347,47 +422,100 @@ export class LocalFileSystem implements FsProvider {
     }
   }
 
-  /** Creates the missing parent directories of a target, checking each stays inside the root. */
-  async #ensureParent(target: FsTarget, signal?: AbortSignal): Promise<void> {
+  /**
+   * Creates the missing parent directories of a target one level at a time, each inside the
+   * one before (pinned where the runtime allows, else checked by path), and returns the parent.
+   */
+  async #ensureParent(target: FsTarget, signal?: AbortSignal): Promise<WorkDir> {
     const parent = dirname(target.realPath);
     const info = await statOrNull(parent);
-    if (info?.isDirectory) return;
-    if (info) throw new FsError("FS_NOT_DIRECTORY");
-    // Walk down from the root, creating one level at a time.
+    if (info && !info.isDirectory) throw new FsError("FS_NOT_DIRECTORY");
+    if (info) return await this.#pin(parent, true);
     const missing: string[] = [];
-    for (let dir = parent; !(await statOrNull(dir)); dir = dirname(dir)) missing.unshift(dir);
-    for (const dir of missing) {
-      signal?.throwIfAborted();
-      try {
-        await Deno.mkdir(dir);
-      } catch (error) {
-        if (error instanceof Deno.errors.NotADirectory) throw new FsError("FS_NOT_DIRECTORY");
-        if (!(error instanceof Deno.errors.AlreadyExists)) throw error;
+    let dir = parent;
+    for (; !(await statOrNull(dir)); dir = dirname(dir)) missing.unshift(basename(dir));
+    let work = await this.#pin(dir, true);
+    try {
+      for (const name of missing) {
+        signal?.throwIfAborted();
+        const next = `${work.at}/${name}`;
+        const started = Date.now();
+        let created = false;
+        try {
+          await Deno.mkdir(next);
+          created = true;
+        } catch (error) {
+          if (error instanceof Deno.errors.NotADirectory) throw new FsError("FS_NOT_DIRECTORY");
+          if (!(error instanceof Deno.errors.AlreadyExists)) throw error;
+        }
+        if (work.pinned) {
+          const child = await this.#pin(next, true);
+          work.close();
+          work = child;
+        } else {
+          await this.#checkMadeDir(next, created, started);
+          work = { at: next, pinned: false, close() {} };
+        }
       }
-      const real = await Deno.realPath(dir).catch(() => null);
-      if (real === null) throw new FsError("FS_NOT_DIRECTORY");
-      if (real !== dir || !findRoot(this.roots, real)) {
-        if (real && !findRoot(this.roots, real)) await Deno.remove(real).catch(() => {});
-        throw new FsError("FS_OUTSIDE_ROOT");
-      }
-      const made = await Deno.stat(real);
-      if (!made.isDirectory) throw new FsError("FS_NOT_DIRECTORY");
+      return work;
+    } catch (error) {
+      work.close();
+      throw error;
     }
   }
 
   /**
-   * Writes `bytes` to a temporary file beside `realPath`, flushes it, then renames it over the
-   * target (or links it, for create-only). The temporary file never outlives the call.
+   * Checks by path that the directory just made (or found) at `dir` is the one it names, inside
+   * a writable root. When it is not (a parent was swapped for a link, so this call may have made
+   * the directory outside), removes what this call made, if it can find it.
+   */
+  async #checkMadeDir(dir: string, created: boolean, started: number): Promise<void> {
+    const real = await Deno.realPath(dir).catch(() => null);
+    const root = real === dir ? findRoot(this.roots, real) : undefined;
+    if (root?.writable) {
+      const made = await Deno.stat(real!);
+      if (!made.isDirectory) throw new FsError("FS_NOT_DIRECTORY");
+      return;
+    }
+    if (created) await this.#removeStrayDir(dir, started);
+    throw new FsError(real === null ? "FS_NOT_DIRECTORY" : "FS_OUTSIDE_ROOT");
+  }
+
+  /**
+   * Looks a few times for a directory this call made at `dir` and that resolves outside every
+   * root, and removes it: only an empty one made since `started`, never one that was there
+   * before. Path-based, so best effort (notes/readme_security.md).
+   */
+  async #removeStrayDir(dir: string, started: number): Promise<void> {
+    for (let attempt = 0; attempt < 20; attempt++) {
+      const real = await Deno.realPath(dir).catch(() => null);
+      if (real !== null && !findRoot(this.roots, real)) {
+        const made = await lstatOrNull(real).catch(() => null);
+        const born = made?.birthtime?.getTime() ?? made?.ctime?.getTime() ?? -Infinity;
+        if (made?.isDirectory && born >= started - 1000) {
+          await Deno.remove(real).catch(() => {});
+          return;
+        }
+      }
+      await delay(1);
+    }
+  }
+
+  /**
+   * Writes `bytes` to a temporary file beside `name` in `dir`, flushes it, then renames it over
+   * the target (or links it, for create-only). The temporary file never outlives the call, and
+   * is never written to before it is known to lie inside a root.
    */
   async #replace(
-    realPath: string,
+    dir: WorkDir,
+    name: string,
     bytes: Uint8Array,
     options: { mode: number | null; createOnly: boolean; signal?: AbortSignal },
   ): Promise<string> {
     const { mode, createOnly, signal } = options;
-    const dir = dirname(realPath);
-    const tmp = `${dir}/.${basename(realPath)}.toolfs-${crypto.randomUUID().slice(0, 8)}.tmp`;
-    let tmpReal: string | null = tmp;
+    const target = `${dir.at}/${name}`;
+    const tmp = `${dir.at}/.${name}.toolfs-${crypto.randomUUID().slice(0, 8)}.tmp`;
+    let made: Deno.FileInfo | null = null; // the temporary file, while this call must remove it
     let committed = false;
     try {
       signal?.throwIfAborted();
@@ -395,10 +523,11 @@ export class LocalFileSystem implements FsProvider {
       let version: string;
       try {
         const opened = await file.stat();
-        if (!(await this.#stillInside(tmp, opened))) {
-          tmpReal = await Deno.realPath(tmp).catch(() => null);
+        if (!(await this.#isInside(tmp, opened, true))) {
+          await this.#removeStray(tmp, opened); // made outside through a swapped parent
           throw new FsError("FS_OUTSIDE_ROOT");
         }
+        made = opened;
         await writeAll(file, bytes, signal);
         if (mode !== null) await Deno.chmod(tmp, mode);
         await file.syncData();
@@ -409,20 +538,47 @@ export class LocalFileSystem implements FsProvider {
       signal?.throwIfAborted(); // the last moment to give up: after the rename it is done
       if (createOnly) {
         try {
-          await Deno.link(tmp, realPath);
+          await Deno.link(tmp, target);
         } catch (error) {
           if (error instanceof Deno.errors.AlreadyExists) throw new FsError("FS_EXISTS");
           throw error;
         }
         committed = true;
-        await Deno.remove(tmp).catch(() => {});
+        await Deno.remove(tmp).catch(() => Deno.remove(tmp)).catch(() => {});
       } else {
-        await Deno.rename(tmp, realPath);
+        await Deno.rename(tmp, target);
         committed = true;
       }
       return version;
     } finally {
-      if (!committed && tmpReal) await Deno.remove(tmpReal).catch(() => {});
+      if (!committed && made) await this.#removeTemp(tmp, made, dir.pinned);
+    }
+  }
+
+  /** Removes the temporary file `info` at `tmp`; by path, it may take a few tries under a race. */
+  async #removeTemp(tmp: string, info: Deno.FileInfo, pinned: boolean): Promise<void> {
+    for (let attempt = 0; attempt < (pinned ? 1 : 20); attempt++) {
+      if (await removeIfSame(tmp, info).catch(() => false)) return;
+      if (attempt > 0) await delay(1);
+    }
+  }
+
+  /**
+   * Removes a temporary file that was created outside every root (a parent was swapped for a
+   * link between the check and the create). With /proc/self/fd the kernel says exactly where it
+   * is; otherwise the path is followed again a few times, in case the swap is undone.
+   */
+  async #removeStray(tmp: string, info: Deno.FileInfo): Promise<void> {
+    if (fdPathsAvailable()) {
+      for (const { path } of openLocations(info)) {
+        if (path !== null) await removeIfSame(path, info).catch(() => false);
+      }
+      return;
+    }
+    for (let attempt = 0; attempt < 20; attempt++) {
+      const real = await Deno.realPath(tmp).catch(() => null);
+      if (real !== null && await removeIfSame(real, info).catch(() => false)) return;
+      await delay(1);
     }
   }
 
@@ -545,18 +701,34 @@ async function readRange(file: Deno.FsFile, position: number, length: number): P
   return out.subarray(0, filled);
 }
 
+/**
+ * The file's bytes from `position` on, alternating between two reused buffers: the read of the
+ * next chunk is in flight while the caller works on the current one (the caller is done with a
+ * chunk when it asks for the next), so disk and scan overlap.
+ */
 async function* chunksOf(
   file: Deno.FsFile,
-  buffer: Uint8Array,
+  buffers: readonly Uint8Array[],
   position: number,
   signal?: AbortSignal,
 ): AsyncGenerator<Uint8Array> {
   await file.seek(position, Deno.SeekMode.Start);
-  for (;;) {
-    signal?.throwIfAborted();
-    const n = await file.read(buffer);
-    if (n === null) return;
-    yield buffer.subarray(0, n);
+  let current = 0;
+  let ahead: Promise<number | null> | null = file.read(buffers[current]);
+  try {
+    for (;;) {
+      signal?.throwIfAborted();
+      const n = await ahead;
+      ahead = null;
+      if (n === null) return;
+      const chunk = buffers[current].subarray(0, n);
+      current ^= 1;
+      ahead = file.read(buffers[current]);
+      yield chunk;
+    }
+  } finally {
+    // Never leave a read in flight into a buffer the next call will reuse.
+    if (ahead) await ahead.catch(() => null);
   }
 }
 
@@ -566,6 +738,34 @@ async function writeAll(file: Deno.FsFile, bytes: Uint8Array, signal?: AbortSign
     signal?.throwIfAborted();
     written += await file.write(bytes.subarray(written, written + (1 << 24)));
   }
+}
+
+/** Removes `path` when it is still the file `info` (never a file that replaced it). */
+async function removeIfSame(path: string, info: Deno.FileInfo): Promise<boolean> {
+  const now = await lstatOrNull(path).catch(() => null);
+  if (!now || now.dev !== info.dev || now.ino !== info.ino) return false;
+  await Deno.remove(path);
+  return true;
+}
+
+function realPathOrNull(path: string): string | null {
+  try {
+    return Deno.realPathSync(path);
+  } catch {
+    return null;
+  }
+}
+
+function statSyncOrNull(path: string): Deno.FileInfo | null {
+  try {
+    return Deno.statSync(path);
+  } catch {
+    return null;
+  }
+}
+
+function delay(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
 }
 
 function closeQuietly(file: Deno.FsFile): void {

@@ -70,16 +70,29 @@ function compareNames(a: string, b: string): number {
  */
 export function selectEntries(entries: readonly FsDirEntry[], max: number): FsDirEntry[] {
   if (entries.length <= max * 4) return [...entries].sort(compareEntries).slice(0, max);
-  // Bounded selection: keep a sorted window of the best `max`, pre-filtered by the current worst.
+  // Bounded selection: keep a sorted window of the best `max`, pre-filtered by the current worst
+  // (its group, then its lower-cased name, computed once per trim rather than per comparison).
   const keep: FsDirEntry[] = [];
   let worst: FsDirEntry | undefined;
+  let worstGroup = 0;
+  let worstLower = "";
   for (const entry of entries) {
-    if (keep.length >= max && worst && compareEntries(entry, worst) >= 0) continue;
+    if (worst) {
+      const group = GROUP[entry.type];
+      if (group > worstGroup) continue;
+      if (group === worstGroup) {
+        const lower = entry.name.toLowerCase();
+        if (lower > worstLower) continue;
+        if (lower === worstLower && compareEntries(entry, worst) >= 0) continue;
+      }
+    }
     keep.push(entry);
     if (keep.length >= max * 2) {
       keep.sort(compareEntries);
       keep.length = max;
       worst = keep[max - 1];
+      worstGroup = GROUP[worst.type];
+      worstLower = worst.name.toLowerCase();
     }
   }
   return keep.sort(compareEntries).slice(0, max);

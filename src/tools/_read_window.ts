@@ -141,9 +141,10 @@ export async function scanWindow(
   let capped = false;
 
   // Ends the line in `line` as line `newlines + 1`; false when the window is complete.
-  const finishLine = (): boolean => {
+  // `atLineFeed`: the line ends at a `\n`, so a final `\r` is part of the break, not the text.
+  const finishLine = (atLineFeed = true): boolean => {
     const number = newlines + 1;
-    const text = truncateLine(line.text(true, number === 1), maxLineLength, line.truncated);
+    const text = truncateLine(line.text(atLineFeed, number === 1), maxLineLength, line.truncated);
     const entry = { number, text };
     const cost = utf8Length(formatLine(entry)) + 1;
     line.reset();
@@ -204,7 +205,7 @@ export async function scanWindow(
   }
   signal?.throwIfAborted();
   if (inWindow && line.length > 0) {
-    finishLine(); // the last line, which has no final line feed
+    finishLine(false); // the last line, which has no final line feed
     if (capped) return { lines, capped: true };
   }
   const totalLines = newlines + (lastByte !== -1 && lastByte !== LF ? 1 : 0);
