@@ -5,6 +5,7 @@
  * @module
  */
 
+import { createHash } from "node:crypto";
 import { basename, dirname, isAbsolute, resolve as resolvePath } from "node:path";
 import { FsError } from "../fs_error.ts";
 import type { FsDirEntry } from "../render/list_render.ts";
@@ -25,7 +26,7 @@ import type {
 } from "./fs_provider.ts";
 import { KeyedLock } from "./_lock.ts";
 import { readDirEntries } from "./_read_dir.ts";
-import { fdPathsAvailable, type OpenLocation, openLocations } from "./_fd_paths.ts";
+import { fdPathsAvailable, type OpenLocation, openLocation, pinnedLocation } from "./_fd_paths.ts";
 import { findRoot } from "./roots.ts";
 
 /** A root: a path (readable and writable) or an object with `write: false` for read-only. */
@@ -130,12 +131,15 @@ export class LocalFileSystem implements FsProvider {
         const before = await Deno.stat(target.realPath);
         if (!before.isDirectory) throw new FsError("FS_NOT_DIRECTORY");
         // The directory listed must be inside the root: pinned by a descriptor whose kernel
-        // path is checked where the runtime allows, else the same identity still at a real path
-        // inside the root after the listing (a parent swapped for a link shows up there).
+        // path is checked where the runtime allows, else the same identity at a real path
+        // inside the root just before and after the listing (a parent swapped for a link).
         const dir = await this.#pin(target.realPath, false);
         try {
+          const checked = dir.pinned || this.#stillInside(target.realPath, before);
           const entries = await readDirEntries(dir.at, before.size, options.signal);
-          if (dir.pinned || await this.#stillInside(target.realPath, before)) return entries;
+          if (dir.pinned || (checked && this.#stillInside(target.realPath, before))) {
+            return entries;
+          }
         } finally {
           dir.close();
         }
@@ -166,14 +170,14 @@ export class LocalFileSystem implements FsProvider {
       const file = await this.#openVerified(target.realPath, signal);
       try {
         const info = await file.stat();
-        const version = await this.#version(info, null, file);
+        const { version, head } = await this.#digest(info, null, file);
         // Two buffers: the next chunk is read while the caller scans the current one.
         const buffers = [new Uint8Array(this.#chunkSize), new Uint8Array(this.#chunkSize)];
         return {
           version,
           cacheKey: identityKey(info),
           size: info.size,
-          chunks: (position: number) => chunksOf(file, buffers, position, signal),
+          chunks: (position: number) => chunksOf(file, buffers, position, signal, head),
           close: () => closeQuietly(file),
         };
       } catch (error) {
@@ -306,10 +310,11 @@ export class LocalFileSystem implements FsProvider {
   /**
    * Whether `path` still resolves to itself, inside a root (a writable one when `write`), with
    * the identity of `info`. Path-based, so each system call can be raced by a concurrent swap of
-   * a parent for a symlink; the check is repeated so that a racing swap must win every round.
-   * Used only where the kernel's path of a descriptor is unavailable (see `_fd_paths.ts`).
+   * a parent for a symlink; the check is repeated, back to back (synchronous calls, a few
+   * microseconds), so that a racing swap must win every round. Used only where the kernel's path
+   * of a descriptor is unavailable (see `_fd_paths.ts` and notes/readme_security.md).
    */
-  async #stillInside(path: string, info: Deno.FileInfo, write = false): Promise<boolean> {
+  #stillInside(path: string, info: Deno.FileInfo, write = false): boolean {
     for (let round = 0; round < 3; round++) {
       const real = realPathOrNull(path);
       const root = real === path ? findRoot(this.roots, real) : undefined;
@@ -317,15 +322,13 @@ export class LocalFileSystem implements FsProvider {
       const now = statSyncOrNull(path);
       if (now === null || now.dev !== info.dev || now.ino !== info.ino) return false;
     }
-    return await Promise.resolve(true);
+    return true;
   }
 
-  /** Whether every descriptor location lies inside a root (a writable one when `write`). */
-  #allInside(where: readonly OpenLocation[], write: boolean): boolean {
-    return where.length > 0 && where.every(({ path }) => {
-      const root = path === null ? undefined : findRoot(this.roots, path);
-      return root !== undefined && (!write || root.writable);
-    });
+  /** Whether a descriptor's location lies inside a root (a writable one when `write`). */
+  #locatedInside(where: OpenLocation | null, write: boolean): boolean {
+    const root = where?.path == null ? undefined : findRoot(this.roots, where.path);
+    return root !== undefined && (!write || root.writable);
   }
 
   /**
@@ -333,29 +336,38 @@ export class LocalFileSystem implements FsProvider {
    * root. Judged on the kernel's path of the open descriptor where the runtime allows it (a
    * swap cannot fool that), else by {@linkcode #stillInside}.
    */
-  async #isInside(path: string, info: Deno.FileInfo, write = false): Promise<boolean> {
+  #isInside(path: string, info: Deno.FileInfo, write = false): boolean {
     if (!fdPathsAvailable()) return this.#stillInside(path, info, write);
-    if (!this.#allInside(openLocations(info), write)) return false;
-    const now = await Deno.stat(path).catch(() => null);
+    if (!this.#locatedInside(openLocation(info), write)) return false;
+    const now = statSyncOrNull(path);
     return now !== null && now.dev === info.dev && now.ino === info.ino;
   }
 
   /**
    * Opens the directory `dir` and checks it lies inside a root: a {@linkcode WorkDir} whose
    * `at` names the open directory itself (`/proc/self/fd/<n>`), so names joined to it resolve
-   * inside that directory whatever its path turns into. Without /proc/self/fd, `at` is `dir`
-   * and the callers check each step by path.
+   * inside that directory whatever its path turns into. Without /proc/self/fd (or on a file
+   * system where the descriptor cannot be told apart, see `pinnedLocation`), `at` is `dir` and
+   * the callers check each step by path.
    */
   async #pin(dir: string, write: boolean): Promise<WorkDir> {
-    if (!fdPathsAvailable()) return { at: dir, pinned: false, close() {} };
+    const unpinned = { at: dir, pinned: false, close() {} };
+    if (!fdPathsAvailable()) return unpinned;
     const file = await Deno.open(dir, { read: true });
     try {
       const info = await file.stat();
       if (!info.isDirectory) throw new FsError("FS_NOT_DIRECTORY");
-      const where = openLocations(info);
-      if (!this.#allInside(where, false)) throw new FsError("FS_OUTSIDE_ROOT");
-      if (!this.#allInside(where, write)) throw new FsError("FS_READ_ONLY");
-      return { at: where[0].handle, pinned: true, close: () => closeQuietly(file) };
+      const where = pinnedLocation(file, info);
+      if (where === null) {
+        // Not markable here: judge the directory by any descriptor of it, then work by path.
+        const any = openLocation(info);
+        if (!this.#locatedInside(any, false)) throw new FsError("FS_OUTSIDE_ROOT");
+        closeQuietly(file);
+        return unpinned;
+      }
+      if (!this.#locatedInside(where, false)) throw new FsError("FS_OUTSIDE_ROOT");
+      if (!this.#locatedInside(where, write)) throw new FsError("FS_READ_ONLY");
+      return { at: where.handle, pinned: true, close: () => closeQuietly(file) };
     } catch (error) {
       closeQuietly(file);
       throw error;
@@ -374,13 +386,14 @@ export class LocalFileSystem implements FsProvider {
       const file = await Deno.open(path, { read: true });
       try {
         const opened = await file.stat();
-        if (opened.isFile && await this.#isInside(path, opened, write)) return file;
+        if (opened.isFile && this.#isInside(path, opened, write)) return file;
       } catch (error) {
         file.close();
         throw error;
       }
       file.close();
-      if (attempt >= 2) {
+      // A concurrent writer replacing the file also fails the check: try again, a few times.
+      if (attempt >= 9) {
         const real = await Deno.realPath(path).catch(() => path);
         if (!findRoot(this.roots, real)) throw new FsError("FS_OUTSIDE_ROOT");
         throw new FsError("FS_IO_ERROR", { detail: "the file was replaced while being opened" });
@@ -403,9 +416,11 @@ export class LocalFileSystem implements FsProvider {
       try {
         await file.lock(true);
         const info = await file.stat();
-        // Another process may have replaced the file while we waited for the lock.
-        if (!(await this.#isInside(path, info, true))) {
-          if (attempt >= 10) throw new FsError("FS_STALE");
+        // Another process may have replaced the file while we waited for the lock: lock the
+        // new one. (Busy writers can win this race a few times in a row; give up only after
+        // many rounds.)
+        if (!(this.#isInside(path, info, true))) {
+          if (attempt >= 100) throw new FsError("FS_STALE");
           file.close();
           continue;
         }
@@ -477,7 +492,7 @@ export class LocalFileSystem implements FsProvider {
       if (!made.isDirectory) throw new FsError("FS_NOT_DIRECTORY");
       return;
     }
-    if (created) await this.#removeStrayDir(dir, started);
+    if (created) this.#removeStrayDir(dir, started);
     throw new FsError(real === null ? "FS_NOT_DIRECTORY" : "FS_OUTSIDE_ROOT");
   }
 
@@ -486,19 +501,11 @@ export class LocalFileSystem implements FsProvider {
    * root, and removes it: only an empty one made since `started`, never one that was there
    * before. Path-based, so best effort (notes/readme_security.md).
    */
-  async #removeStrayDir(dir: string, started: number): Promise<void> {
-    for (let attempt = 0; attempt < 20; attempt++) {
-      const real = await Deno.realPath(dir).catch(() => null);
-      if (real !== null && !findRoot(this.roots, real)) {
-        const made = await lstatOrNull(real).catch(() => null);
-        const born = made?.birthtime?.getTime() ?? made?.ctime?.getTime() ?? -Infinity;
-        if (made?.isDirectory && born >= started - 1000) {
-          await Deno.remove(real).catch(() => {});
-          return;
-        }
-      }
-      await delay(1);
-    }
+  #removeStrayDir(dir: string, started: number): void {
+    huntAndRemove(dir, (real, made) => {
+      const born = made.birthtime?.getTime() ?? made.ctime?.getTime() ?? -Infinity;
+      return !findRoot(this.roots, real) && made.isDirectory && born >= started - 1000;
+    });
   }
 
   /**
@@ -515,15 +522,18 @@ export class LocalFileSystem implements FsProvider {
     const { mode, createOnly, signal } = options;
     const target = `${dir.at}/${name}`;
     const tmp = `${dir.at}/.${name}.toolfs-${crypto.randomUUID().slice(0, 8)}.tmp`;
-    let made: Deno.FileInfo | null = null; // the temporary file, while this call must remove it
+    let created = false; // the temporary file exists: this call must remove it unless committed
+    let made: Deno.FileInfo | null = null; // its identity, once known
     let committed = false;
     try {
       signal?.throwIfAborted();
       const file = await Deno.open(tmp, { write: true, createNew: true });
+      created = true;
       let version: string;
       try {
         const opened = await file.stat();
-        if (!(await this.#isInside(tmp, opened, true))) {
+        if (!(this.#isInside(tmp, opened, true))) {
+          created = false;
           await this.#removeStray(tmp, opened); // made outside through a swapped parent
           throw new FsError("FS_OUTSIDE_ROOT");
         }
@@ -552,15 +562,17 @@ export class LocalFileSystem implements FsProvider {
       return version;
     } finally {
       if (!committed && made) await this.#removeTemp(tmp, made, dir.pinned);
+      // Created but never identified (its stat failed): the random name is this call's alone.
+      else if (!committed && created) await Deno.remove(tmp).catch(() => {});
     }
   }
 
   /** Removes the temporary file `info` at `tmp`; by path, it may take a few tries under a race. */
   async #removeTemp(tmp: string, info: Deno.FileInfo, pinned: boolean): Promise<void> {
-    for (let attempt = 0; attempt < (pinned ? 1 : 20); attempt++) {
+    for (let attempt = 0; attempt < 3; attempt++) {
       if (await removeIfSame(tmp, info).catch(() => false)) return;
-      if (attempt > 0) await delay(1);
     }
+    if (!pinned) huntAndRemove(tmp, (_, now) => now.dev === info.dev && now.ino === info.ino);
   }
 
   /**
@@ -570,16 +582,11 @@ export class LocalFileSystem implements FsProvider {
    */
   async #removeStray(tmp: string, info: Deno.FileInfo): Promise<void> {
     if (fdPathsAvailable()) {
-      for (const { path } of openLocations(info)) {
-        if (path !== null) await removeIfSame(path, info).catch(() => false);
-      }
+      const path = openLocation(info)?.path;
+      if (path) await removeIfSame(path, info).catch(() => false);
       return;
     }
-    for (let attempt = 0; attempt < 20; attempt++) {
-      const real = await Deno.realPath(tmp).catch(() => null);
-      if (real !== null && await removeIfSame(real, info).catch(() => false)) return;
-      await delay(1);
-    }
+    huntAndRemove(tmp, (_, now) => now.dev === info.dev && now.ino === info.ino);
   }
 
   /** The C5.7 version: identity, size, mtime and a digest of the content. */
@@ -588,21 +595,35 @@ export class LocalFileSystem implements FsProvider {
     bytes: Uint8Array | null,
     file: Deno.FsFile,
   ): Promise<string> {
-    let data: Uint8Array;
-    if (bytes && bytes.length <= this.#fullDigestMaxSize) data = bytes;
-    else if (info.size <= this.#fullDigestMaxSize) data = await readRange(file, 0, info.size);
-    else {
-      data = new Uint8Array(2 * EDGE);
-      data.set(bytes ? bytes.subarray(0, EDGE) : await readRange(file, 0, EDGE));
-      data.set(
-        bytes ? bytes.subarray(bytes.length - EDGE) : await readRange(file, info.size - EDGE, EDGE),
-        EDGE,
-      );
+    return (await this.#digest(info, bytes, file)).version;
+  }
+
+  /**
+   * The C5.7 version, and the file's first bytes when they had to be read for it (the whole
+   * file up to `fullDigestMaxSize`, else its first 256 KiB), so a streamed read can start from
+   * them without reading them again.
+   */
+  async #digest(
+    info: Deno.FileInfo,
+    bytes: Uint8Array | null,
+    file: Deno.FsFile,
+  ): Promise<{ version: string; head: Uint8Array | null }> {
+    const hash = createHash("sha256"); // synchronous and native: no hop to a worker thread
+    let head: Uint8Array | null = null;
+    if (bytes && bytes.length <= this.#fullDigestMaxSize) hash.update(bytes);
+    else if (info.size <= this.#fullDigestMaxSize) {
+      head = await readRange(file, 0, info.size);
+      hash.update(head);
+    } else if (bytes) {
+      hash.update(bytes.subarray(0, EDGE)).update(bytes.subarray(bytes.length - EDGE));
+    } else {
+      // Head and tail read straight into one buffer; the head is hashed while the tail is read.
+      const edges = new Uint8Array(2 * EDGE);
+      head = await readRange(file, 0, EDGE, edges.subarray(0, EDGE));
+      const tail = readRange(file, info.size - EDGE, EDGE, edges.subarray(EDGE));
+      hash.update(head).update(await tail);
     }
-    const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", data as BufferSource));
-    let hex = "";
-    for (let i = 0; i < 12; i++) hex += digest[i].toString(16).padStart(2, "0");
-    return `${identityKey(info)}:${hex}`;
+    return { version: `${identityKey(info)}:${hash.digest("hex").slice(0, 24)}`, head };
   }
 }
 
@@ -689,9 +710,13 @@ async function readAll(
   return buffer.subarray(0, length);
 }
 
-async function readRange(file: Deno.FsFile, position: number, length: number): Promise<Uint8Array> {
-  const out = new Uint8Array(length);
-  await file.seek(position, Deno.SeekMode.Start);
+async function readRange(
+  file: Deno.FsFile,
+  position: number,
+  length: number,
+  out: Uint8Array = new Uint8Array(length),
+): Promise<Uint8Array> {
+  file.seekSync(position, Deno.SeekMode.Start); // lseek does no I/O: no need for a thread hop
   let filled = 0;
   while (filled < length) {
     const n = await file.read(out.subarray(filled));
@@ -701,20 +726,36 @@ async function readRange(file: Deno.FsFile, position: number, length: number): P
   return out.subarray(0, filled);
 }
 
+/** The first read of a chunk stream; each next read is four times larger, up to the chunk size. */
+const FIRST_CHUNK = 64 * 1024;
+
 /**
  * The file's bytes from `position` on, alternating between two reused buffers: the read of the
  * next chunk is in flight while the caller works on the current one (the caller is done with a
- * chunk when it asks for the next), so disk and scan overlap.
+ * chunk when it asks for the next), so disk and scan overlap. Reads start small and grow, so a
+ * window near `position` costs a few pages, not two full chunks. Bytes already in `head` (the
+ * file's first bytes, read for its version) are served from it.
  */
 async function* chunksOf(
   file: Deno.FsFile,
   buffers: readonly Uint8Array[],
   position: number,
   signal?: AbortSignal,
+  head?: Uint8Array | null,
 ): AsyncGenerator<Uint8Array> {
-  await file.seek(position, Deno.SeekMode.Start);
+  const chunkSize = buffers[0].length;
+  let size = Math.min(FIRST_CHUNK, chunkSize);
+  if (head && position < head.length) {
+    for (; position < head.length; position += chunkSize) {
+      signal?.throwIfAborted();
+      yield head.subarray(position, position + chunkSize);
+    }
+    position = head.length;
+    size = chunkSize;
+  }
+  file.seekSync(position, Deno.SeekMode.Start); // lseek does no I/O: no need for a thread hop
   let current = 0;
-  let ahead: Promise<number | null> | null = file.read(buffers[current]);
+  let ahead: Promise<number | null> | null = file.read(buffers[current].subarray(0, size));
   try {
     for (;;) {
       signal?.throwIfAborted();
@@ -723,7 +764,8 @@ async function* chunksOf(
       if (n === null) return;
       const chunk = buffers[current].subarray(0, n);
       current ^= 1;
-      ahead = file.read(buffers[current]);
+      size = Math.min(size * 4, buffers[0].length);
+      ahead = file.read(buffers[current].subarray(0, size));
       yield chunk;
     }
   } finally {
@@ -764,8 +806,39 @@ function statSyncOrNull(path: string): Deno.FileInfo | null {
   }
 }
 
-function delay(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms));
+/**
+ * Finds and removes an entry this call made at `path` while a parent of `path` may be swapped
+ * for a link (path-based checks only): resolves `path` again and again, back to back, for up
+ * to `budgetMs`, and removes what it resolves to once `mine` recognizes it. Best effort: a swap
+ * that is not undone within the budget hides the entry (notes/readme_security.md).
+ */
+function huntAndRemove(
+  path: string,
+  mine: (real: string, info: Deno.FileInfo) => boolean,
+  budgetMs = 5,
+): boolean {
+  const until = performance.now() + budgetMs;
+  do {
+    const real = realPathOrNull(path);
+    const info = real === null ? null : lstatSyncOrNull(real);
+    if (real !== null && info !== null && mine(real, info)) {
+      try {
+        Deno.removeSync(real); // `real` itself may resolve elsewhere by now: then try again
+        return true;
+      } catch {
+        // keep looking
+      }
+    }
+  } while (performance.now() < until);
+  return false;
+}
+
+function lstatSyncOrNull(path: string): Deno.FileInfo | null {
+  try {
+    return Deno.lstatSync(path);
+  } catch {
+    return null;
+  }
 }
 
 function closeQuietly(file: Deno.FsFile): void {
@@ -777,7 +850,12 @@ function closeQuietly(file: Deno.FsFile): void {
 }
 
 function osMessage(error: unknown): string {
-  const text = error instanceof Error ? error.message : String(error);
+  let text: string;
+  try {
+    text = String(error instanceof Error ? error.message : error);
+  } catch {
+    text = "unknown error"; // an object that cannot be made a string
+  }
   // Deno appends ": <syscall> '<path>'"; the path is the tool's to show, not the OS's.
   return text.replace(/(\(os error \d+\)).*$/s, "$1");
 }

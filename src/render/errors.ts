@@ -61,6 +61,18 @@ export function offsetOutOfRangeMessage(
 }
 
 /**
+ * The detail of the `FS_IO_ERROR` for a file `write` or `edit` cannot hold as text: its old or
+ * new content would not fit in one JavaScript string (the structured value carries both).
+ *
+ * @param size The file's size in bytes.
+ * @param max The largest size `write` and `edit` handle.
+ * @returns The detail, after `cannot <op> "<path>": `.
+ */
+export function tooLargeDetail(size: number, max: number): string {
+  return `too large (${size} bytes; write and edit handle files up to ${max} bytes)`;
+}
+
+/**
  * The edit match messages of C4.4.
  *
  * @param displayPath The display path.

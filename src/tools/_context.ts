@@ -3,7 +3,8 @@
 import type { FsToolsConfig } from "../config.ts";
 import type { FsPolicy } from "../policy/read_before_write.ts";
 import type { FsProvider, FsTarget } from "../provider/fs_provider.ts";
-import type { FsOp } from "../render/errors.ts";
+import { FsError } from "../fs_error.ts";
+import { type FsOp, tooLargeDetail } from "../render/errors.ts";
 import type { LineIndex } from "./_read_window.ts";
 
 export interface ToolEnv {
@@ -70,7 +71,29 @@ export function bytesToText(bytes: Uint8Array): string {
   return textDecoder.decode(bytes);
 }
 
-/** Whether the first 8 KiB hold a NUL byte (C4.2). */
+/**
+ * The largest file `write` and `edit` handle: the value carries the old and new text as strings
+ * (C6), and V8 strings (so Deno's `TextDecoder`) stop at 2^29 - 24 code units. A larger file is
+ * refused before anything is read or written, never after the commit.
+ */
+export const MAX_TEXT_BYTES: number = 2 ** 29 - 24;
+
+/** The `FS_IO_ERROR` for a file larger than {@linkcode MAX_TEXT_BYTES}. */
+export function tooLarge(size: number): FsError {
+  return new FsError("FS_IO_ERROR", { detail: tooLargeDetail(size, MAX_TEXT_BYTES) });
+}
+
+/**
+ * Whether the first 8 KiB hold a NUL byte (C4.2), or the file starts with a UTF-16 byte order
+ * mark (`FF FE` or `FE FF`, never the start of UTF-8 text): UTF-16 is reported as binary rather
+ * than decoded into replacement characters, even when its text has no NUL byte (CJK, say).
+ */
 export function looksBinary(head: Uint8Array): boolean {
+  if (
+    head.length >= 2 &&
+    ((head[0] === 0xff && head[1] === 0xfe) || (head[0] === 0xfe && head[1] === 0xff))
+  ) {
+    return true;
+  }
   return head.subarray(0, 8192).includes(0);
 }

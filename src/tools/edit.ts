@@ -9,7 +9,15 @@ import { FsError } from "../fs_error.ts";
 import { displayPath } from "../provider/roots.ts";
 import { matchMessage } from "../render/errors.ts";
 import { renderEdit } from "../render/mutation_render.ts";
-import { bytesToText, looksBinary, resolveIn, type ToolEnv, type ToolSuccess } from "./_context.ts";
+import {
+  bytesToText,
+  looksBinary,
+  MAX_TEXT_BYTES,
+  resolveIn,
+  tooLarge,
+  type ToolEnv,
+  type ToolSuccess,
+} from "./_context.ts";
 import { type EditPlan, type EditRequest, editTexts, MatchError, planEdit } from "./_edit_apply.ts";
 
 /** The structured value of an `edit` (C6). */
@@ -34,6 +42,7 @@ export async function editTool(
     const stat = await env.fs.stat(target, { signal });
     if (!stat) throw new FsError("FS_NOT_FOUND");
     if (stat.type !== "file") throw new FsError("FS_NOT_REGULAR_FILE");
+    if (stat.size !== null && stat.size > MAX_TEXT_BYTES) throw tooLarge(stat.size);
     const shown = displayPath(env.cwd, target.path);
     const precondition = await env.policy.editIntent({
       op: "edit",
@@ -49,7 +58,10 @@ export async function editTool(
     const outcome = await env.fs.editText(target, (before) => {
       if (looksBinary(before)) throw new FsError("FS_BINARY");
       try {
+        // Checked before the commit: the value's texts must be decodable once it has landed.
+        if (before.length > MAX_TEXT_BYTES) throw tooLarge(before.length);
         planned = { before, plan: planEdit(before, request) };
+        if (planned.plan.after.length > MAX_TEXT_BYTES) throw tooLarge(planned.plan.after.length);
         return planned.plan.after;
       } catch (error) {
         if (!(error instanceof MatchError)) throw error;

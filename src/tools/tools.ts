@@ -312,6 +312,15 @@ function toFsErrorSafe(error: unknown, signal?: AbortSignal): FsError {
   if (signal?.aborted || (error instanceof DOMException && error.name === "AbortError")) {
     return new FsError("FS_ABORTED", { cause: error });
   }
-  const detail = error instanceof Error ? error.message : String(error);
-  return new FsError("FS_IO_ERROR", { detail, cause: error });
+  return new FsError("FS_IO_ERROR", { detail: describe(error), cause: error });
+}
+
+/** A thrown value's message, whatever was thrown (even an object `String` cannot convert). */
+function describe(error: unknown): string {
+  try {
+    const text: unknown = error instanceof Error ? error.message : String(error);
+    return typeof text === "string" && text !== "" ? text : String(text || "unknown error");
+  } catch {
+    return "unknown error";
+  }
 }

@@ -7,7 +7,14 @@
 import { FsError } from "../fs_error.ts";
 import { displayPath } from "../provider/roots.ts";
 import { renderWrite } from "../render/mutation_render.ts";
-import { bytesToText, resolveIn, type ToolEnv, type ToolSuccess } from "./_context.ts";
+import {
+  bytesToText,
+  MAX_TEXT_BYTES,
+  resolveIn,
+  tooLarge,
+  type ToolEnv,
+  type ToolSuccess,
+} from "./_context.ts";
 
 /** The structured value of a `write` (C6). */
 export interface WriteValue {
@@ -32,6 +39,7 @@ export async function writeTool(
   return env.serialize(target.realPath, async () => {
     const stat = await env.fs.stat(target, { signal });
     if (stat && stat.type !== "file") throw new FsError("FS_NOT_REGULAR_FILE");
+    if (stat?.size != null && stat.size > MAX_TEXT_BYTES) throw tooLarge(stat.size);
     const shown = displayPath(env.cwd, target.path);
     const precondition = await env.policy.writeIntent({
       op: "write",

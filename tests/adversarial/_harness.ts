@@ -1,0 +1,226 @@
+// Shared fixtures of the adversarial suites: a real temporary tree with a root and secrets
+// placed outside it, snapshots to prove nothing outside changed, and result assertions.
+
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import {
+  createFsTools,
+  type CreateFsToolsOptions,
+  FS_ERROR_CODES,
+  type FsToolResult,
+  type FsTools,
+  LocalFileSystem,
+  type LocalFileSystemOptions,
+} from "../../mod.ts";
+
+/** The text every outside secret holds; a result containing it is an escape. */
+export const SECRET = "TOPSECRET-4f1c9a";
+
+/** Sibling directories whose names share the root's prefix. */
+export const SIBLINGS = ["root2", "root_evil", "root.bak", "root "] as const;
+
+/** A temporary tree: `<base>/root` is the only root; everything else is outside. */
+export interface Sandbox {
+  /** The temporary directory holding everything (real path). */
+  base: string;
+  /** The root (real path). */
+  root: string;
+  /** A directory outside the root holding `secret.txt`. */
+  outside: string;
+  /** `<outside>/secret.txt`. */
+  secret: string;
+  fs: LocalFileSystem;
+  tools: FsTools;
+  /** Removes the whole tree. */
+  [Symbol.asyncDispose](): Promise<void>;
+}
+
+/** Options of {@linkcode sandbox}. */
+export interface SandboxOptions {
+  fs?: Partial<LocalFileSystemOptions>;
+  tools?: Partial<CreateFsToolsOptions>;
+}
+
+/** Creates a sandbox: root, outside dir with a secret, and secret-holding sibling prefixes. */
+export async function sandbox(options: SandboxOptions = {}): Promise<Sandbox> {
+  const base = await Deno.realPath(await Deno.makeTempDir({ prefix: "toolfs_adv_" }));
+  const root = join(base, "root");
+  const outside = join(base, "outside");
+  await Deno.mkdir(root);
+  await Deno.mkdir(outside);
+  const secret = join(outside, "secret.txt");
+  await Deno.writeTextFile(secret, `${SECRET} outside\n`);
+  for (const name of SIBLINGS) {
+    await Deno.mkdir(join(base, name));
+    await Deno.writeTextFile(join(base, name, "secret.txt"), `${SECRET} ${name}\n`);
+  }
+  await Deno.writeTextFile(join(base, "secret.txt"), `${SECRET} base\n`);
+  const fs = new LocalFileSystem({ roots: [root], ...options.fs });
+  const tools = createFsTools({ fs, ...options.tools });
+  return {
+    base,
+    root,
+    outside,
+    secret,
+    fs,
+    tools,
+    async [Symbol.asyncDispose]() {
+      await Deno.remove(base, { recursive: true }).catch(() => {});
+    },
+  };
+}
+
+/** One entry of a snapshot. */
+export interface SnapshotEntry {
+  type: "file" | "directory" | "symlink" | "other";
+  mode: number | null;
+  ino: number | null;
+  mtimeMs: number | null;
+  /** File content (hex of a SHA-256) or link target. */
+  data: string;
+}
+
+/** Every entry below `dir` (links not followed), keyed by path relative to `dir`. */
+export async function snapshot(
+  dir: string,
+  skip: (relative: string) => boolean = () => false,
+): Promise<Map<string, SnapshotEntry>> {
+  const out = new Map<string, SnapshotEntry>();
+  async function walk(path: string, relative: string): Promise<void> {
+    for await (const entry of Deno.readDir(path)) {
+      const rel = relative ? `${relative}/${entry.name}` : entry.name;
+      if (skip(rel)) continue;
+      const full = join(path, entry.name);
+      const info = await Deno.lstat(full).catch(() => null);
+      if (!info) continue;
+      const base = { mode: info.mode, ino: info.ino, mtimeMs: info.mtime?.getTime() ?? null };
+      if (info.isSymlink) {
+        out.set(rel, { type: "symlink", ...base, data: await Deno.readLink(full) });
+      } else if (info.isDirectory) {
+        out.set(rel, { type: "directory", ...base, data: "" });
+        await walk(full, rel);
+      } else if (info.isFile) {
+        out.set(rel, { type: "file", ...base, data: await digest(await Deno.readFile(full)) });
+      } else {
+        out.set(rel, { type: "other", ...base, data: "" });
+      }
+    }
+  }
+  await walk(dir, "");
+  return out;
+}
+
+/** Asserts two snapshots are equal, naming the first differing entry. */
+export function assertSameTree(
+  before: Map<string, SnapshotEntry>,
+  after: Map<string, SnapshotEntry>,
+  what = "the tree",
+): void {
+  const names = new Set([...before.keys(), ...after.keys()]);
+  for (const name of [...names].sort()) {
+    assert.deepEqual(after.get(name), before.get(name), `${what} changed at "${name}"`);
+  }
+}
+
+async function digest(bytes: Uint8Array): Promise<string> {
+  const hash = new Uint8Array(await crypto.subtle.digest("SHA-256", bytes as BufferSource));
+  return Array.from(hash, (b) => b.toString(16).padStart(2, "0")).join("");
+}
+
+/** Snapshots everything in the sandbox except the root. */
+export function outsideSnapshot(box: Sandbox): Promise<Map<string, SnapshotEntry>> {
+  return snapshot(box.base, (rel) => rel === "root");
+}
+
+/** Asserts a failed result with `code` (and exact `message` when given), never a stack trace. */
+export function assertError(result: FsToolResult, code: string, message?: string): void {
+  assert(result.isError, `expected ${code}, got success: ${result.content}`);
+  assert.deepEqual(result.error?.code, code, result.content);
+  assert.deepEqual(result.error?.name, "FsError");
+  if (message !== undefined) assert.deepEqual(result.content, `Error: ${message}`);
+  assertWellFormedError(result);
+}
+
+/** Asserts a failed result is `Error: <one line>` with a contract code and no stack trace. */
+export function assertWellFormedError(result: FsToolResult): void {
+  assert(result.isError);
+  assert(result.content.startsWith("Error: "), result.content);
+  assert(!/\n\s+at /.test(result.content), `stack trace in: ${result.content}`);
+  assert(
+    (FS_ERROR_CODES as readonly string[]).includes(result.error?.code ?? ""),
+    `unknown code ${result.error?.code}`,
+  );
+  assert.deepEqual(result.value, undefined);
+}
+
+/** Asserts no result text or value carries the outside secret. */
+export function assertNoSecret(result: FsToolResult): void {
+  assert(!result.content.includes(SECRET), `secret leaked: ${result.content}`);
+  assert(!JSON.stringify(result.value ?? null).includes(SECRET), "secret leaked in value");
+}
+
+/** Whether a Deno permission is granted (without prompting). */
+export function granted(descriptor: Deno.PermissionDescriptor): boolean {
+  return Deno.permissions.querySync(descriptor).state === "granted";
+}
+
+/**
+ * Why a test that spawns `command` cannot run here, or `null` when it can. Without a command:
+ * a test that only spawns Deno itself (`Deno.execPath()`).
+ */
+export function cannotRun(command?: string): string | null {
+  if (!granted({ name: "run" })) return "needs --allow-run (CI runs deno test -A)";
+  if (command === undefined) return null;
+  try {
+    const { success } = new Deno.Command("sh", {
+      args: ["-c", `command -v ${command}`],
+      stdout: "null",
+      stderr: "null",
+    }).outputSync();
+    return success ? null : `needs ${command} on PATH`;
+  } catch (error) {
+    return `cannot spawn processes: ${(error as Error).message}`;
+  }
+}
+
+/**
+ * The `ignore` flag of a test that cannot run for `reason` (`null`: it can), with a visible
+ * note naming the test and the reason.
+ */
+export function skipUnless(testName: string, reason: string | null): boolean {
+  if (reason !== null) {
+    console.warn(`%cskipped%c "${testName}": ${reason}`, "color: yellow", "");
+  }
+  return reason !== null;
+}
+
+/** Lists the temporary files `write`/`edit` leave behind (there must be none). */
+export async function tempFiles(dir: string): Promise<string[]> {
+  const found: string[] = [];
+  for (const [rel] of await snapshot(dir)) {
+    if (/\.toolfs-[^/]*\.tmp$/.test(rel)) found.push(rel);
+  }
+  return found;
+}
+
+/** Prints a figure for notes/readme_security.md (`[figures] <suite>: <text>`). */
+export function figure(suite: string, text: string): void {
+  console.log(`[figures] ${suite}: ${text}`);
+}
+
+/** The arguments of `op` aimed at `path`: `write` writes, `edit` replaces the secret. */
+export function argsFor(op: string, path: string): Record<string, unknown> {
+  switch (op) {
+    case "list":
+      return { path };
+    case "read":
+      return { file_path: path };
+    case "write":
+      return { file_path: path, content: "pwned by toolfs\n" };
+    default:
+      return { file_path: path, old_string: SECRET, new_string: "pwned" };
+  }
+}
+
+/** The four tools. */
+export const OPS = ["list", "read", "write", "edit"] as const;

@@ -1,0 +1,268 @@
+// Races (issue 7, C3.2, C4.3, C5.5) with real concurrency, in child processes:
+// - a directory inside the root is swapped for a symlink to an outside directory, and a file
+//   for a symlink to an outside file, thousands of times a second, while read, write, edit and
+//   list go through them: no outside content comes back, nothing outside is created or changed;
+// - two processes edit (or rewrite) one file: every update that reports success is on disk,
+//   every other one is reported (FS_STALE), none is lost unnoticed.
+
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import { createFsTools } from "../../mod.ts";
+import {
+  cannotRun,
+  figure,
+  outsideSnapshot,
+  sandbox,
+  SECRET,
+  skipUnless,
+  type SnapshotEntry,
+  tempFiles,
+} from "./_harness.ts";
+
+const ITERATIONS = 1000;
+const MARKER = "only_outside_marker";
+
+const here = (name: string) => new URL(name, import.meta.url).pathname;
+
+interface RaceReport {
+  pinned: boolean;
+  calls: number;
+  leaks: number;
+  nameLeaks: number;
+  malformed: number;
+  counts: Record<string, number>;
+  samples: string[];
+}
+
+/** Starts _swapper.ts swapping each `[path, target]` for a link; waits until it swaps. */
+async function startSwapper(root: string, pairs: [string, string][]) {
+  const stop = join(root, "stop"); // inside the root: the outside snapshot must not see it
+  const child = new Deno.Command(Deno.execPath(), {
+    args: [
+      "run",
+      "--no-config",
+      "--allow-read", // Deno.symlink needs unscoped read and write
+      "--allow-write",
+      here("./_swapper.ts"),
+      stop,
+      ...pairs.flat(),
+    ],
+    stdout: "piped",
+    stderr: "piped",
+  }).spawn();
+  for (let i = 0; i < 500; i++) {
+    if (await Deno.lstat(`${pairs.at(-1)![0]}.link`).then(() => true, () => false)) break;
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+  return {
+    async stop(): Promise<{ swaps: number }> {
+      await Deno.writeTextFile(stop, "");
+      const { success, stdout, stderr } = await child.output();
+      assert.ok(success, `swapper failed: ${new TextDecoder().decode(stderr)}`);
+      return JSON.parse(new TextDecoder().decode(stdout));
+    },
+  };
+}
+
+async function runRace(base: string, root: string, pinned: boolean): Promise<RaceReport> {
+  const permissions = pinned ? ["--allow-all"] : [`--allow-read=${base}`, `--allow-write=${base}`];
+  const { success, stdout, stderr } = await new Deno.Command(Deno.execPath(), {
+    args: [
+      "run",
+      "--no-config",
+      ...permissions,
+      here("./_race_child.ts"),
+      root,
+      String(ITERATIONS),
+      SECRET,
+      MARKER,
+    ],
+    stdout: "piped",
+    stderr: "piped",
+  }).output();
+  assert.ok(success, `race child failed: ${new TextDecoder().decode(stderr)}`);
+  return JSON.parse(new TextDecoder().decode(stdout).trim().split("\n").at(-1)!);
+}
+
+/** Entries that appeared outside, and entries whose type or content changed. */
+function outsideChanges(before: Map<string, SnapshotEntry>, after: Map<string, SnapshotEntry>) {
+  const created = [...after.keys()].filter((name) => !before.has(name));
+  const changed = [...before.keys()].filter((name) => {
+    const [was, now] = [before.get(name)!, after.get(name)];
+    return !now || was.type !== now.type || was.data !== now.data || was.ino !== now.ino;
+  });
+  return { created, changed };
+}
+
+for (const pinned of [true, false]) {
+  const mode = pinned
+    ? "descriptor checks (--allow-all, /proc/self/fd)"
+    : "path checks (scoped permissions)";
+  const name =
+    `races: a directory swapped for a link out during ${ITERATIONS} rounds of read/write/edit/list, ${mode}`;
+  const reason = cannotRun() ??
+    (pinned && Deno.build.os !== "linux" ? "descriptor checks need Linux" : null);
+  Deno.test({
+    name,
+    ignore: skipUnless(name, reason),
+    async fn() {
+      await using box = await sandbox();
+      const { root, outside, base } = box;
+      await Deno.mkdir(join(root, "d"));
+      await Deno.writeTextFile(join(root, "d", "f.txt"), "inside\nEND\n");
+      await Deno.writeTextFile(join(outside, "f.txt"), `${SECRET}\nEND\n`);
+      await Deno.writeTextFile(join(outside, `${MARKER}.txt`), `${SECRET}\n`);
+      await Deno.mkdir(join(outside, "sub0"));
+      await Deno.writeTextFile(join(outside, "sub0", "x.txt"), `${SECRET}\n`);
+      await Deno.writeTextFile(join(root, "g.txt"), "inside\nEND\n");
+      const before = await outsideSnapshot(box);
+      const swapper = await startSwapper(root, [
+        [join(root, "d"), outside],
+        [join(root, "g.txt"), box.secret],
+      ]);
+      let swaps = 0;
+      let report: RaceReport;
+      try {
+        report = await runRace(base, root, pinned);
+      } finally {
+        ({ swaps } = await swapper.stop());
+      }
+      const after = await outsideSnapshot(box);
+      const { created, changed } = outsideChanges(before, after);
+      const successes = Object.entries(report.counts)
+        .filter(([key]) => key.endsWith(":ok"))
+        .reduce((n, [, v]) => n + v, 0);
+      assert.equal(report.malformed, 0, "malformed error results");
+      assert.deepEqual(changed, [], "outside entries changed");
+      if (report.pinned) {
+        assert.equal(report.leaks, 0, `outside content returned: ${report.samples.join(" | ")}`);
+        assert.equal(report.nameLeaks, 0, "an outside name was listed");
+        assert.deepEqual(created, [], "entries created outside");
+        for (const [name, entry] of before) assert.deepEqual(after.get(name), entry, name);
+      } else {
+        // Path checks cannot be made race-free without openat (notes/readme_security.md):
+        // what is asserted is that no content is ever written outside; the rest is measured.
+        for (const name of created) {
+          const entry = after.get(name)!;
+          const empty = entry.type === "directory" ||
+            entry.data === "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855";
+          assert.ok(empty, `a non-empty file was created outside: ${name}`);
+        }
+      }
+      assert.ok(swaps > ITERATIONS, `only ${swaps} swaps: the race did not run`);
+      figure(
+        "races",
+        `${
+          report.pinned ? "descriptor" : "path"
+        } checks: ${ITERATIONS} rounds, ${report.calls} calls (${successes} succeeded) against ${swaps} swaps; outside content returned ${report.leaks}, outside names listed ${report.nameLeaks}, entries left outside ${created.length} (empty), outside entries changed ${changed.length}`,
+      );
+    },
+  });
+}
+
+const EDITS = 250;
+
+async function editors(
+  root: string,
+  how: "edit" | "write",
+  policy: boolean,
+): Promise<{ landed: string[]; codes: Record<string, number> }[]> {
+  const spawn = (id: string) =>
+    new Deno.Command(Deno.execPath(), {
+      args: [
+        "run",
+        "--no-config",
+        `--allow-read=${root}`,
+        `--allow-write=${root}`,
+        here("./_editor_child.ts"),
+        root,
+        "shared.txt",
+        id,
+        String(EDITS),
+        how,
+        ...(policy ? [] : ["--no-policy"]),
+      ],
+      stdout: "piped",
+      stderr: "piped",
+    }).output();
+  const outputs = await Promise.all([spawn("A"), spawn("B")]);
+  return outputs.map(({ success, stdout, stderr }) => {
+    assert.ok(success, `editor failed: ${new TextDecoder().decode(stderr)}`);
+    return JSON.parse(new TextDecoder().decode(stdout).trim().split("\n").at(-1)!);
+  });
+}
+
+for (const [how, policy] of [["edit", true], ["write", true], ["edit", false]] as const) {
+  const name = `races: two processes ${how} one file ${EDITS} times each${
+    policy ? "" : " without the policy"
+  }: no update is lost unnoticed`;
+  Deno.test({
+    name,
+    ignore: skipUnless(name, cannotRun()),
+    async fn() {
+      await using box = await sandbox();
+      const file = join(box.root, "shared.txt");
+      await Deno.writeTextFile(file, "START\nEND\n");
+      const reports = await editors(box.root, how, policy);
+      const lines = (await Deno.readTextFile(file)).split("\n");
+      assert.equal(lines.shift(), "START");
+      assert.deepEqual(lines.splice(-2), ["END", ""]);
+      const landed = reports.flatMap((report) => report.landed);
+      // Every update reported as landed is on disk, once; nothing is on disk that was not.
+      assert.deepEqual([...lines].sort(), [...landed].sort());
+      const codes: Record<string, number> = {};
+      for (const report of reports) {
+        for (const [code, n] of Object.entries(report.codes)) codes[code] = (codes[code] ?? 0) + n;
+      }
+      const refused = Object.values(codes).reduce((a, b) => a + b, 0);
+      assert.equal(landed.length + refused, 2 * EDITS);
+      for (const code of Object.keys(codes)) {
+        assert.ok(
+          policy ? code === "FS_STALE" : false,
+          `unexpected ${code} (${JSON.stringify(codes)})`,
+        );
+      }
+      if (!policy) assert.equal(landed.length, 2 * EDITS, "an unconditional edit was lost");
+      // Each process's own updates land in its order.
+      for (const report of reports) {
+        const mine = lines.filter((line) => report.landed.includes(line));
+        assert.deepEqual(mine, report.landed);
+      }
+      assert.deepEqual(await tempFiles(box.root), []);
+      figure(
+        "races",
+        `two processes x ${EDITS} ${how}s${
+          policy ? "" : " (no policy)"
+        }: ${landed.length} landed, ${refused} reported FS_STALE, 0 lost`,
+      );
+    },
+  });
+}
+
+Deno.test("races: concurrent writes and listings in one directory, in one process, all succeed", async () => {
+  // Each write pins the directory by a descriptor of its own; a concurrent listing or write of
+  // the same directory holds another one, which must never be mistaken for it.
+  await using box = await sandbox();
+  await Deno.mkdir(join(box.root, "d"));
+  const tools = createFsTools({ fs: box.fs, policy: false });
+  let calls = 0;
+  for (let round = 0; round < 10; round++) {
+    const pending = [];
+    for (let i = 0; i < 30; i++) {
+      pending.push(
+        tools.execute("write", { file_path: `d/f${i}.txt`, content: `${round}:${i}\n` }),
+      );
+      pending.push(tools.execute("list", { path: "d" }));
+      pending.push(tools.execute("write", { file_path: `d/sub${i}/x.txt`, content: `${round}` }));
+    }
+    for (const result of await Promise.all(pending)) {
+      assert.equal(result.isError, false, result.content);
+      calls++;
+    }
+    for (let i = 0; i < 30; i++) {
+      assert.equal(await Deno.readTextFile(join(box.root, "d", `f${i}.txt`)), `${round}:${i}\n`);
+    }
+  }
+  assert.deepEqual(await tempFiles(box.root), []);
+  figure("races", `${calls} concurrent calls in one directory: all succeeded`);
+});
