@@ -1,6 +1,7 @@
 // The literal replacement of `edit` on bytes (CONTRACT C4.4). Pure. Private to src/tools.
 
 import { Buffer } from "node:buffer";
+import { isAscii } from "./_newlines.ts";
 
 const encoder = new TextEncoder();
 
@@ -34,58 +35,98 @@ function toCrlf(text: string): string {
 }
 
 /** How often each byte value occurs in a few samples of `bytes` (start, middle, end). */
-function sampleFrequencies(bytes: Uint8Array): Uint32Array {
+function sampleFrequencies(bytes: Uint8Array): { counts: Uint32Array; sampled: number } {
   const counts = new Uint32Array(256);
   const span = 16 * 1024;
-  const starts = bytes.length <= 3 * span
-    ? [0]
-    : [0, (bytes.length >>> 1) - (span >>> 1), bytes.length - span];
-  for (const start of starts) {
-    const end = Math.min(bytes.length, start + (bytes.length <= 3 * span ? bytes.length : span));
+  const ranges = bytes.length <= 3 * span
+    ? [[0, bytes.length]]
+    : [0, (bytes.length >>> 1) - (span >>> 1), bytes.length - span].map((at) => [at, at + span]);
+  let sampled = 0;
+  for (const [start, end] of ranges) {
     for (let i = start; i < end; i++) counts[bytes[i]]++;
+    sampled += end - start;
   }
-  return counts;
+  return { counts, sampled };
 }
 
 /**
- * The non-overlapping occurrences of `needle` in `haystack`, left to right. Candidates are found
- * with `indexOf` on the needle's rarest byte (by a sample of the haystack), which runs at memory
- * speed where `Buffer#indexOf` crawls; each candidate is then checked byte by byte. Should the
- * checks cost far more than the scan (a needle of nothing but common bytes), the rest of the
- * search falls back to `Buffer#indexOf`.
+ * The non-overlapping occurrences of `needle` in `haystack`, left to right. Candidates are the
+ * places of the needle's rarest byte (by a sample of the haystack), each then checked byte by
+ * byte: a rare anchor is found with `indexOf` (memchr speed), a common one word at a time
+ * (SWAR), both far faster than `Buffer#indexOf`. Should the checks cost far more than the scan
+ * (a needle of nothing but common bytes), the rest of the search falls back to `Buffer#indexOf`.
  */
 function occurrences(haystack: Uint8Array, needle: Uint8Array): number[] {
   const found: number[] = [];
   const m = needle.length;
   const last = haystack.length - m; // the last possible start
   if (last < 0) return found;
-  const counts = sampleFrequencies(haystack);
+  const { counts, sampled } = sampleFrequencies(haystack);
   let k = 0; // the anchor: the needle's rarest byte
   for (let j = 1; j < m; j++) if (counts[needle[j]] < counts[needle[k]]) k = j;
   const anchor = needle[k];
   let budget = 8 * haystack.length + (1 << 20); // byte comparisons before the fallback
   let from = 0; // the first start not yet ruled out
-  for (let i = haystack.indexOf(anchor, k); i >= 0; i = haystack.indexOf(anchor, i + 1)) {
+  let gaveUp = false;
+  // Checks the candidate whose anchor byte is at `i`; false once the search must stop.
+  const check = (i: number): boolean => {
     const start = i - k;
-    if (start > last) break;
-    if (start < from) continue;
+    if (start > last) return false;
+    if (start < from) return true;
     let j = 0;
     while (j < m && haystack[start + j] === needle[j]) j++;
     budget -= j + 1;
     if (j === m) {
       found.push(start);
       from = start + m;
-      i = from + k - 1;
     }
-    if (budget < 0) {
-      const rest = Buffer.from(haystack.buffer, haystack.byteOffset, haystack.length);
-      for (let at = rest.indexOf(needle, from); at >= 0; at = rest.indexOf(needle, at + m)) {
-        found.push(at);
-      }
-      break;
+    if (budget < 0) gaveUp = true;
+    return !gaveUp;
+  };
+  if (counts[anchor] * 512 < sampled) {
+    for (let i = haystack.indexOf(anchor, k); i >= 0; i = haystack.indexOf(anchor, i + 1)) {
+      if (!check(i)) break;
+      if (from > i - k) i = from + k - 1; // resume after the match
+    }
+  } else {
+    scanForByte(haystack, anchor, k, check);
+  }
+  if (gaveUp) {
+    const rest = Buffer.from(haystack.buffer, haystack.byteOffset, haystack.length);
+    for (let at = rest.indexOf(needle, from); at >= 0; at = rest.indexOf(needle, at + m)) {
+      found.push(at);
     }
   }
   return found;
+}
+
+/**
+ * Calls `visit(i)` for each `i >= start` where `bytes[i] === byte`, in order, until it returns
+ * false. Works on 32-bit words: a word without the byte costs a handful of operations.
+ */
+function scanForByte(
+  bytes: Uint8Array,
+  byte: number,
+  start: number,
+  visit: (i: number) => boolean,
+): void {
+  const pattern = Math.imul(byte, 0x01010101);
+  let i = start;
+  while (i < bytes.length && ((bytes.byteOffset + i) & 3) !== 0) {
+    if (bytes[i] === byte && !visit(i)) return;
+    i++;
+  }
+  const words = i < bytes.length ? (bytes.length - i) >>> 2 : 0;
+  const view = words > 0 ? new Int32Array(bytes.buffer, bytes.byteOffset + i, words) : [];
+  for (let w = 0; w < words; w++) {
+    const x = view[w] ^ pattern; // a zero byte where `byte` is
+    if ((((x & 0x7f7f7f7f) + 0x7f7f7f7f) | x | 0x7f7f7f7f) === -1) continue;
+    const at = i + (w << 2);
+    for (let b = at; b < at + 4; b++) if (bytes[b] === byte && !visit(b)) return;
+  }
+  for (let b = i + (words << 2); b < bytes.length; b++) {
+    if (bytes[b] === byte && !visit(b)) return;
+  }
 }
 
 /** An applied edit: the new bytes and where the replacements went. */
@@ -98,6 +139,8 @@ export interface EditPlan {
   needle: Uint8Array;
   /** The bytes put in their place. */
   replacement: Uint8Array;
+  /** The old bytes as text, when they are all ASCII (then byte and text offsets agree). */
+  text?: string;
 }
 
 /**
@@ -121,12 +164,17 @@ export function planEdit(bytes: Uint8Array, edit: EditRequest): EditPlan {
   if ((edit.oldString + edit.newString).includes("\n") && prefersCrlf(bytes)) {
     variants.unshift([toCrlf(edit.oldString), toCrlf(edit.newString)]);
   }
+  // An ASCII file is decoded once: V8's string search finds the matches (faster than any byte
+  // search written here), and the text serves `editTexts` without decoding again.
+  const text = isAscii(bytes) ? stripBom.decode(bytes) : undefined;
   let positions: number[] = [];
   let needle = new Uint8Array();
   let replacement = new Uint8Array();
   for (const [oldText, newText] of variants) {
     needle = encoder.encode(oldText);
-    positions = occurrences(bytes, needle);
+    positions = text === undefined ? occurrences(bytes, needle) : needle.length === oldText.length // an ASCII needle; any other cannot occur
+      ? textOccurrences(text, oldText)
+      : [];
     replacement = encoder.encode(newText);
     if (positions.length > 0) break;
   }
@@ -145,7 +193,16 @@ export function planEdit(bytes: Uint8Array, edit: EditRequest): EditPlan {
     from = at + needle.length;
   }
   out.set(bytes.subarray(from), to);
-  return { after: out, positions, needle, replacement };
+  return { after: out, positions, needle, replacement, text };
+}
+
+/** The non-overlapping occurrences of `needle` in `text`, left to right. */
+function textOccurrences(text: string, needle: string): number[] {
+  const found: number[] = [];
+  for (let at = text.indexOf(needle); at >= 0; at = text.indexOf(needle, at + needle.length)) {
+    found.push(at);
+  }
+  return found;
 }
 
 const stripBom = new TextDecoder("utf-8");
@@ -163,7 +220,7 @@ const MAX_SHARED_PIECES = 64;
  * @returns Both texts.
  */
 export function editTexts(before: Uint8Array, plan: EditPlan): { before: string; after: string } {
-  const { positions, needle, replacement, after } = plan;
+  const { positions, needle, replacement, after, text: known } = plan;
   const gaps: Array<[number, number]> = [];
   let from = 0;
   for (const at of positions) {
@@ -174,9 +231,13 @@ export function editTexts(before: Uint8Array, plan: EditPlan): { before: string;
   // Decoding in pieces equals decoding whole when no piece but the first starts with a UTF-8
   // continuation byte (the needle and the replacement are valid UTF-8, so only a stretch of
   // the file after a match can): then no sequence, and no BOM, spans two pieces.
+  // An ASCII file's text is known already, and none of its bytes continues a sequence.
   const clean = positions.length <= MAX_SHARED_PIECES &&
-    gaps.every(([start, end], i) => i === 0 || start === end || (before[start] & 0xc0) !== 0x80);
-  if (!clean) return { before: stripBom.decode(before), after: stripBom.decode(after) };
+    (known !== undefined ||
+      gaps.every(([start, end], i) => i === 0 || start === end || (before[start] & 0xc0) !== 0x80));
+  if (!clean) {
+    return { before: known ?? stripBom.decode(before), after: stripBom.decode(after) };
+  }
   let beforeText = "";
   let afterText = "";
   let beforeAt = 0; // bytes of each text so far: the piece at byte 0 drops a BOM
@@ -194,11 +255,14 @@ export function editTexts(before: Uint8Array, plan: EditPlan): { before: string;
     }
     if (start === end) return;
     const stretch = before.subarray(start, end);
-    const text = decode(stretch, beforeAt);
+    // ASCII holds no BOM: the known text's slice is the stretch's text wherever it lands.
+    const text = known?.slice(start, end) ?? decode(stretch, beforeAt);
     beforeText += text;
-    afterText += (beforeAt === 0) === (afterAt === 0) ? text : decode(stretch, afterAt);
+    afterText += known !== undefined || (beforeAt === 0) === (afterAt === 0)
+      ? text
+      : decode(stretch, afterAt);
     beforeAt += stretch.length;
     afterAt += stretch.length;
   });
-  return { before: beforeText, after: afterText };
+  return { before: known ?? beforeText, after: afterText };
 }

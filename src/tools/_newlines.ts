@@ -43,16 +43,53 @@ export function countNewlines(bytes: Uint8Array, start = 0, end = bytes.length):
 }
 
 /**
- * The index just past the `n`-th `\n` (1-based) in `bytes[start..end)`, or -1 when there are
- * fewer than `n`.
+ * Passes `n` line feeds of `bytes[start..end)`: the index just past the `n`-th, or, when there
+ * are only `count < n`, `-1 - count`. Counts 4 KiB blocks word at a time and walks only the
+ * block holding the `n`-th line feed.
  */
 export function skipNewlines(bytes: Uint8Array, n: number, start = 0, end = bytes.length): number {
+  const BLOCK = 4096;
   let i = start;
-  while (n > 0) {
+  let left = n;
+  while (end - i > BLOCK) {
+    const here = countNewlines(bytes, i, i + BLOCK);
+    if (here >= left) break;
+    left -= here;
+    i += BLOCK;
+  }
+  for (; left > 0; left--) {
     const at = bytes.indexOf(LF, i);
-    if (at < 0 || at >= end) return -1;
+    if (at < 0 || at >= end) return -1 - (n - left);
     i = at + 1;
-    n--;
   }
   return i;
+}
+
+/** The index of the first byte of `bytes[start..end)` that is 0x80 or above, else `end`. */
+export function firstNonAscii(bytes: Uint8Array, start = 0, end = bytes.length): number {
+  let i = start;
+  while (i < end && ((bytes.byteOffset + i) & 3) !== 0) {
+    if (bytes[i] & 0x80) return i;
+    i++;
+  }
+  const words = i < end ? (end - i) >>> 2 : 0;
+  if (words > 0) {
+    const view = new Int32Array(bytes.buffer, bytes.byteOffset + i, words);
+    let w = 0;
+    while (w < words) {
+      const stop = Math.min(words, w + 64);
+      let any = 0;
+      for (let v = w; v < stop; v++) any |= view[v];
+      if (any & 0x80808080) break; // in these words: find it byte by byte below
+      w = stop;
+    }
+    i += w << 2;
+  }
+  for (; i < end; i++) if (bytes[i] & 0x80) return i;
+  return end;
+}
+
+/** Whether every byte of `bytes[start..end)` is below 0x80. */
+export function isAscii(bytes: Uint8Array, start = 0, end = bytes.length): boolean {
+  return firstNonAscii(bytes, start, end) === end;
 }

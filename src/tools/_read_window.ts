@@ -2,7 +2,7 @@
 // the chunks, so the whole-file and the streamed path share every rule. Private to src/tools.
 
 import { formatLine, type ReadLine, truncateLine, utf8Length } from "../render/read_render.ts";
-import { countNewlines } from "./_newlines.ts";
+import { countNewlines, firstNonAscii, skipNewlines } from "./_newlines.ts";
 
 const LF = 0x0a;
 const CR = 0x0d;
@@ -165,20 +165,56 @@ export async function scanWindow(
     if (!inWindow && !done) {
       const need = offset - 1 - newlines; // line feeds to pass before line `offset` starts
       if (need > 0) {
-        const here = countNewlines(chunk, 0, n);
-        if (here < need) {
-          newlines += here;
+        const past = skipNewlines(chunk, need, 0, n);
+        if (past < 0) {
+          newlines += -1 - past; // all of this chunk's line feeds: fewer than needed
           lastByte = chunk[n - 1];
           position += n;
           record(index, position, newlines, lastByte);
           continue;
         }
-        for (let left = need; left > 0; left--) i = chunk.indexOf(LF, i) + 1;
+        i = past;
         newlines += need;
       }
       inWindow = true;
     }
     while (inWindow && i < n) {
+      if (line.length === 0) {
+        // Fast path: the whole lines ahead in this chunk, decoded in one call and split (a line
+        // feed never occurs inside a UTF-8 sequence, so the texts are those of line-by-line
+        // decoding). A rendered line costs more than its bytes, so `maxBytes` bytes hold every
+        // line the cap allows.
+        const end = chunk.lastIndexOf(LF, Math.min(n, i + maxBytes + 1) - 1);
+        if (end > i) {
+          const ascii = firstNonAscii(chunk, i, end) === end; // then UTF-8 length = length
+          let more = true;
+          for (const raw of decoder.decode(chunk.subarray(i, end + 1)).split("\n")) {
+            if (i > end) break; // the empty piece after the region's last line feed
+            let text = raw.endsWith("\r") ? raw.slice(0, -1) : raw; // `\r\n`: not shown
+            const number = newlines + 1;
+            if (number === 1 && text.charCodeAt(0) === 0xfeff) text = text.slice(1); // BOM
+            text = truncateLine(text, maxLineLength);
+            const cost = String(number).length + 3 + (ascii ? text.length : utf8Length(text));
+            if (lines.length > 0 && usedBytes + cost > maxBytes) return { lines, capped: true };
+            usedBytes += cost;
+            lines.push({ number, text });
+            newlines++;
+            i = ascii ? i + raw.length + 1 : chunk.indexOf(LF, i) + 1;
+            if (lines.length >= limit) {
+              more = false;
+              break;
+            }
+          }
+          if (!more) {
+            inWindow = false;
+            done = true;
+            if (index?.totalLines !== undefined) {
+              return { lines, totalLines: index.totalLines, capped: false };
+            }
+          }
+          continue;
+        }
+      }
       const at = chunk.indexOf(LF, i);
       if (at < 0) {
         line.add(chunk, i, n);
