@@ -13,6 +13,7 @@ import {
   createFsTools,
   type FsTools,
   LocalFileSystem,
+  MCP_MAX_DIFF_CHARS,
   systemPrompt,
   toAcpDiff,
   toAnthropicTools,
@@ -325,6 +326,28 @@ Deno.test("toMcpCallResult carries the exact text, mirrors isError, and the valu
       content: [{ type: "text", text: 'Error: cannot read "missing.txt": not found' }],
       isError: true,
       _meta: { "toolfs/error": { name: "FsError", code: "FS_NOT_FOUND" } },
+    });
+  });
+});
+
+Deno.test("toMcpCallResult leaves a large file's before and after out of structuredContent", async () => {
+  await withTools(async (tools, root) => {
+    const big = "x".repeat(MCP_MAX_DIFF_CHARS) + "\n";
+    await Deno.writeTextFile(join(root, "big.txt"), big);
+    await tools.execute("read", { file_path: "big.txt", limit: 1 });
+    const result = toMcpCallResult(
+      await tools.execute("edit", { file_path: "big.txt", old_string: "x\n", new_string: "y\n" }),
+    );
+    assertEquals(result.structuredContent, { path: join(root, "big.txt") });
+    assertEquals(result._meta, { "toolfs/omitted": ["before", "after"] });
+    const small = toMcpCallResult(
+      await tools.execute("write", { file_path: "small.txt", content: "hi\n" }),
+    );
+    assertEquals(small.structuredContent, {
+      path: join(root, "small.txt"),
+      operation: "create",
+      before: null,
+      after: "hi\n",
     });
   });
 });

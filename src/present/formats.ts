@@ -261,12 +261,29 @@ export function toMcpCallResult(result: FsToolResult): McpCallToolResult {
     return { content, isError: true, _meta: { "toolfs/error": { ...result.error } } };
   }
   if (result.value === undefined) return { content, isError: false };
-  return {
-    content,
-    isError: false,
-    structuredContent: result.value as unknown as Record<string, unknown>,
-  };
+  const value = result.value as unknown as Record<string, unknown>;
+  if (typeof value.after === "string") {
+    const before = typeof value.before === "string" ? value.before.length : 0;
+    if (before + value.after.length > MCP_MAX_DIFF_CHARS) {
+      // A whole large file twice over would exceed what MCP clients accept in one message.
+      const { before: _before, after: _after, ...rest } = value;
+      return {
+        content,
+        isError: false,
+        structuredContent: rest,
+        _meta: { "toolfs/omitted": ["before", "after"] },
+      };
+    }
+  }
+  return { content, isError: false, structuredContent: value };
 }
+
+/**
+ * The most characters of `before` plus `after` a write or edit result carries in MCP
+ * `structuredContent`; beyond it both are left out and `_meta["toolfs/omitted"]` names them
+ * (stdio MCP clients refuse messages over a few MiB).
+ */
+export const MCP_MAX_DIFF_CHARS = 1 << 20;
 
 /** The definitions in the fixed tool order; unknown names last, in the order given. */
 function inOrder(definitions: readonly FsToolDefinition[]): FsToolDefinition[] {

@@ -72,6 +72,23 @@ export function bytesToText(bytes: Uint8Array): string {
 }
 
 /**
+ * Defines `before` and `after` on a value as enumerable properties decoded on first access, so a
+ * host that never looks at them (most agent loops) does not pay for decoding a large file. They
+ * read like plain properties, `JSON.stringify` and spreading included.
+ */
+export function withTexts<T extends object, B extends string | null>(
+  value: T,
+  decode: () => { before: B; after: string },
+): T & { before: B; after: string } {
+  let texts: { before: B; after: string } | undefined;
+  const get = () => texts ??= decode();
+  return Object.defineProperties(value, {
+    before: { get: () => get().before, enumerable: true },
+    after: { get: () => get().after, enumerable: true },
+  }) as T & { before: B; after: string };
+}
+
+/**
  * The largest file `write` and `edit` handle: the value carries the old and new text as strings
  * (C6), and V8 strings (so Deno's `TextDecoder`) stop at 2^29 - 24 code units. A larger file is
  * refused before anything is read or written, never after the commit.

@@ -17,6 +17,7 @@ import {
   tooLarge,
   type ToolEnv,
   type ToolSuccess,
+  withTexts,
 } from "./_context.ts";
 import { type EditPlan, type EditRequest, editTexts, MatchError, planEdit } from "./_edit_apply.ts";
 
@@ -73,10 +74,7 @@ export async function editTool(
     env.emit("edit", target, outcome.version);
     return {
       content: renderEdit(shown, request.replaceAll),
-      value: {
-        path: target.path,
-        ...textsOf(outcome, planned),
-      },
+      value: withTexts({ path: target.path }, () => textsOf(outcome, planned)),
     };
   });
 }

@@ -14,6 +14,7 @@ import {
   tooLarge,
   type ToolEnv,
   type ToolSuccess,
+  withTexts,
 } from "./_context.ts";
 
 /** The structured value of a `write` (C6). */
@@ -55,12 +56,10 @@ export async function writeTool(
     env.emit("write", target, outcome.version);
     return {
       content: renderWrite(shown, outcome.operation),
-      value: {
-        path: target.path,
-        operation: outcome.operation,
+      value: withTexts({ path: target.path, operation: outcome.operation }, () => ({
         before: outcome.before === null ? null : bytesToText(outcome.before),
         after: content.startsWith("\uFEFF") ? content.slice(1) : content,
-      },
+      })),
     };
   });
 }
