@@ -51,21 +51,7 @@ export interface OpenLocation {
  * `readlink`.
  */
 export function openLocation(info: Deno.FileInfo): OpenLocation | null {
-  const numbers: number[] = [];
-  for (const entry of Deno.readDirSync(FD_DIR)) numbers.push(Number(entry.name));
-  numbers.sort((a, b) => b - a);
-  for (const fd of numbers) {
-    const handle = `${FD_DIR}/${fd}`;
-    try {
-      const held = Deno.statSync(handle);
-      if (held.dev !== info.dev || held.ino !== info.ino) continue;
-      const path = Deno.readLinkSync(handle);
-      return { handle, path: path.endsWith(DELETED) || !path.startsWith("/") ? null : path };
-    } catch {
-      continue; // closed meanwhile, or not a file system object
-    }
-  }
-  return null;
+  return findDescriptor(info, () => true);
 }
 
 /**
@@ -83,6 +69,22 @@ export function pinnedLocation(dir: Deno.FsFile, info: Deno.FileInfo): OpenLocat
   } catch {
     return null;
   }
+  const marked = new RegExp(`^pos:\\s+${mark}$`, "m");
+  return findDescriptor(
+    info,
+    (fd) => marked.test(Deno.readTextFileSync(`/proc/self/fdinfo/${fd}`)),
+  );
+}
+
+/**
+ * The first descriptor (highest number first, where a fresh one usually is) whose file has the
+ * identity of `info` and that `accept` takes, with the kernel's path of its file. Synchronous,
+ * so no other task of this thread can close or reuse a number between the checks.
+ */
+function findDescriptor(
+  info: Deno.FileInfo,
+  accept: (fd: number) => boolean,
+): OpenLocation | null {
   const numbers: number[] = [];
   for (const entry of Deno.readDirSync(FD_DIR)) numbers.push(Number(entry.name));
   numbers.sort((a, b) => b - a);
@@ -90,13 +92,11 @@ export function pinnedLocation(dir: Deno.FsFile, info: Deno.FileInfo): OpenLocat
     const handle = `${FD_DIR}/${fd}`;
     try {
       const held = Deno.statSync(handle);
-      if (held.dev !== info.dev || held.ino !== info.ino) continue;
-      const fdinfo = Deno.readTextFileSync(`/proc/self/fdinfo/${fd}`);
-      if (!new RegExp(`^pos:\\s+${mark}$`, "m").test(fdinfo)) continue;
+      if (held.dev !== info.dev || held.ino !== info.ino || !accept(fd)) continue;
       const path = Deno.readLinkSync(handle);
       return { handle, path: path.endsWith(DELETED) || !path.startsWith("/") ? null : path };
     } catch {
-      continue;
+      continue; // closed meanwhile, or not a file system object
     }
   }
   return null;
