@@ -75,6 +75,26 @@ Deno.test("edit_apply: a long haystack, rare and common anchors, many matches", 
   );
 });
 
+Deno.test("edit_apply: long needles (the skip search and its fallback) equal a plain search", () => {
+  // Few symbols, long needles: many near misses, and matches that overlap or touch.
+  const symbolArb = fc.constantFrom("a", "b", "\n", "é");
+  const textArb = (min: number, max: number) =>
+    fc.array(symbolArb, { minLength: min, maxLength: max }).map((p) => p.join(""));
+  fc.assert(
+    fc.property(textArb(0, 200), textArb(8, 16), textArb(0, 3), (haystack, oldString, n) => {
+      if ((oldString + n).includes("\n") || oldString === n) return;
+      const bytes = new TextEncoder().encode(haystack);
+      assert.deepEqual(attempt(bytes, oldString, n), reference(bytes, oldString, n));
+    }),
+    { numRuns: 3000 },
+  );
+  // A haystack so like the needle that skipping gives up half way: the rest is still found.
+  const bytes = new TextEncoder().encode("a".repeat(100_000) + "baaaaaaa" + "a".repeat(50));
+  for (const oldString of ["baaaaaaa", "aaaaaaaa", "aaaaaaab"]) {
+    assert.deepEqual(attempt(bytes, oldString, "X"), reference(bytes, oldString, "X"), oldString);
+  }
+});
+
 Deno.test("edit_apply: the value's texts equal decoding before and after whole", () => {
   fc.assert(
     fc.property(bytesArb, stringArb, fc.array(pieceArb, { maxLength: 3 }), (bytes, o, n) => {

@@ -201,6 +201,40 @@ Deno.test("local_fs: editText applies the function under the lock; a throw leave
   });
 });
 
+Deno.test("local_fs: an edit returned as slices writes them in order, with the same version", async () => {
+  // Both digests of C5.7: the whole content (up to fullDigestMaxSize), and the first and last
+  // 256 KiB of a larger file, with slice boundaries on both sides of those edges.
+  const KiB = 1024;
+  const cases = [
+    { fullDigestMaxSize: undefined, size: 3 * KiB, cuts: [0, 1, 100, 2048, 3 * KiB] },
+    { fullDigestMaxSize: 512 * KiB, size: 1536 * KiB, cuts: [0, 7, 256 * KiB, 256 * KiB + 1] },
+    { fullDigestMaxSize: 512 * KiB, size: 1536 * KiB, cuts: [255 * KiB, 1280 * KiB - 1] },
+    { fullDigestMaxSize: 512 * KiB, size: 600 * KiB, cuts: [300 * KiB, 599 * KiB] },
+  ];
+  for (const { fullDigestMaxSize, size, cuts } of cases) {
+    await withSandbox({ "a.txt": "x" }, async ({ root }) => {
+      const fs = new LocalFileSystem({ roots: [root], fullDigestMaxSize });
+      const a = await fs.resolve("a.txt", { cwd: root, op: "edit" });
+      const content = new Uint8Array(size);
+      for (let i = 0; i < size; i++) content[i] = (i * 7919 + (i >>> 10)) & 0xff;
+      const bounds = [...new Set([0, ...cuts, size])].sort((x, y) => x - y);
+      const slices = bounds.slice(1).map((end, i) => content.subarray(bounds[i], end));
+      slices.splice(1, 0, new Uint8Array()); // an empty slice changes nothing
+      const sliced = await fs.editText(a, () => slices);
+      const label = `${size} bytes cut at ${cuts}`;
+      assert.deepEqual(await Deno.readFile(join(root, "a.txt")), content, label);
+      assert.equal(sliced.version, await fs.version(a), label);
+      assert.deepEqual(sliced.after, content, label);
+      assert.ok(Object.keys(sliced).includes("after"), label);
+      // The same content returned whole: only the file's identity part of the version differs.
+      const whole = await fs.editText(a, () => content.slice());
+      const digest = (version: string) => version.slice(version.lastIndexOf(":"));
+      assert.equal(digest(whole.version), digest(sliced.version), label);
+      assert.equal(whole.version, await fs.version(a), label);
+    });
+  }
+});
+
 Deno.test("local_fs: every method fails with FS_ABORTED on an aborted signal", async () => {
   await withSandbox({ "a.txt": "a" }, async ({ root }) => {
     const fs = new LocalFileSystem({ roots: [root] });

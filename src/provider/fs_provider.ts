@@ -108,8 +108,11 @@ export interface FsWriteOutcome {
 export interface FsEditOutcome {
   /** The bytes before. */
   before: Uint8Array;
-  /** The bytes after. */
-  after: Uint8Array;
+  /**
+   * The bytes after. When the edit function returned slices, a provider may join them only on
+   * first access (a getter), so a caller that never reads `after` does not pay for the copy.
+   */
+  readonly after: Uint8Array;
   /** The file's version after the edit. */
   version: string;
 }
@@ -117,8 +120,13 @@ export interface FsEditOutcome {
 /**
  * Computes a file's new bytes from its current bytes. Called under the file's lock; throwing
  * aborts the edit and leaves the file untouched.
+ *
+ * It returns the new bytes either as one buffer or as slices whose concatenation, in order, is
+ * the new content (say, subarrays of `before` around a replacement), which spares building a
+ * copy of a large file. A provider must accept both and write the slices in order; the slices
+ * (and `before`) must not be changed until `editText` settles.
  */
-export type FsEditFunction = (before: Uint8Array) => Uint8Array;
+export type FsEditFunction = (before: Uint8Array) => Uint8Array | readonly Uint8Array[];
 
 /** The file system the tools run on. Every method takes an `AbortSignal` through its options. */
 export interface FsProvider {

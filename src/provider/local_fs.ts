@@ -264,12 +264,13 @@ export class LocalFileSystem implements FsProvider {
           const current = await this.#readCurrent(`${dir.at}/${name}`, precondition, signal);
           try {
             const after = edit(current.bytes);
-            const version = await this.#replace(dir, name, after, {
+            const pieces = editPieces(after);
+            const version = await this.#replace(dir, name, pieces, {
               mode: current.mode,
               createOnly: false,
               signal,
             });
-            return { before: current.bytes, after, version };
+            return editOutcome(current.bytes, after, pieces, version);
           } finally {
             closeQuietly(current.held);
           }
@@ -509,14 +510,15 @@ export class LocalFileSystem implements FsProvider {
   }
 
   /**
-   * Writes `bytes` to a temporary file beside `name` in `dir`, flushes it, then renames it over
-   * the target (or links it, for create-only). The temporary file never outlives the call, and
-   * is never written to before it is known to lie inside a root.
+   * Writes `bytes` (one buffer, or slices in order) to a temporary file beside `name` in `dir`,
+   * flushes it, then renames it over the target (or links it, for create-only). The temporary
+   * file never outlives the call, and is never written to before it is known to lie inside a
+   * root.
    */
   async #replace(
     dir: WorkDir,
     name: string,
-    bytes: Uint8Array,
+    bytes: Uint8Array | readonly Uint8Array[],
     options: { mode: number | null; createOnly: boolean; signal?: AbortSignal },
   ): Promise<string> {
     const { mode, createOnly, signal } = options;
@@ -538,7 +540,9 @@ export class LocalFileSystem implements FsProvider {
           throw new FsError("FS_OUTSIDE_ROOT");
         }
         made = opened;
-        await writeAll(file, bytes, signal);
+        for (const piece of bytes instanceof Uint8Array ? [bytes] : bytes) {
+          await writeAll(file, piece, signal);
+        }
         if (mode !== null) await Deno.chmod(tmp, mode);
         await file.syncData();
         version = await this.#version(await file.stat(), bytes, file);
@@ -559,12 +563,30 @@ export class LocalFileSystem implements FsProvider {
         await Deno.rename(tmp, target);
         committed = true;
       }
+      if (!dir.pinned) this.#checkLanded(target, made);
       return version;
     } finally {
       if (!committed && made) await this.#removeTemp(tmp, made, dir.pinned);
       // Created but never identified (its stat failed): the random name is this call's alone.
       else if (!committed && created) await Deno.remove(tmp).catch(() => {});
     }
+  }
+
+  /**
+   * Path checks only: the committed file must have landed inside a root. `rename` looks up the
+   * source and the destination directories separately, so a parent swapped for a link between
+   * the two lookups moves the file outside. Seen inside (its inode can be in one place only): done.
+   * Found outside: removed there, and the call fails as an escape. Never removes anything inside.
+   */
+  #checkLanded(target: string, info: Deno.FileInfo): void {
+    const ours = (now: Deno.FileInfo | null) =>
+      now !== null && now.dev === info.dev && now.ino === info.ino;
+    for (let round = 0; round < 3; round++) {
+      const real = realPathOrNull(target);
+      if (real !== null && findRoot(this.roots, real) && ours(lstatSyncOrNull(real))) return;
+    }
+    const outside = (real: string, now: Deno.FileInfo) => ours(now) && !findRoot(this.roots, real);
+    if (huntAndRemove(target, outside)) throw new FsError("FS_OUTSIDE_ROOT");
   }
 
   /** Removes the temporary file `info` at `tmp`; by path, it may take a few tries under a race. */
@@ -592,7 +614,7 @@ export class LocalFileSystem implements FsProvider {
   /** The C5.7 version: identity, size, mtime and a digest of the content. */
   async #version(
     info: Deno.FileInfo,
-    bytes: Uint8Array | null,
+    bytes: Uint8Array | readonly Uint8Array[] | null,
     file: Deno.FsFile,
   ): Promise<string> {
     return (await this.#digest(info, bytes, file)).version;
@@ -601,21 +623,27 @@ export class LocalFileSystem implements FsProvider {
   /**
    * The C5.7 version, and the file's first bytes when they had to be read for it (the whole
    * file up to `fullDigestMaxSize`, else its first 256 KiB), so a streamed read can start from
-   * them without reading them again.
+   * them without reading them again. `bytes`, when known, may be slices of the content in
+   * order: the digest is the same as of the joined bytes.
    */
   async #digest(
     info: Deno.FileInfo,
-    bytes: Uint8Array | null,
+    bytes: Uint8Array | readonly Uint8Array[] | null,
     file: Deno.FsFile,
   ): Promise<{ version: string; head: Uint8Array | null }> {
     const hash = createHash("sha256"); // synchronous and native: no hop to a worker thread
     let head: Uint8Array | null = null;
-    if (bytes && bytes.length <= this.#fullDigestMaxSize) hash.update(bytes);
+    const pieces = bytes instanceof Uint8Array ? [bytes] : bytes;
+    const length = pieces?.reduce((sum, piece) => sum + piece.length, 0) ?? 0;
+    if (pieces && length <= this.#fullDigestMaxSize) hashRange(hash, pieces, 0, length);
     else if (info.size <= this.#fullDigestMaxSize) {
       head = await readRange(file, 0, info.size);
       hash.update(head);
-    } else if (bytes) {
-      hash.update(bytes.subarray(0, EDGE)).update(bytes.subarray(bytes.length - EDGE));
+    } else if (pieces) {
+      // As `subarray` would take them from one buffer (a negative start counts from the end).
+      const tail = length - EDGE >= 0 ? length - EDGE : Math.max(2 * length - EDGE, 0);
+      hashRange(hash, pieces, 0, Math.min(EDGE, length));
+      hashRange(hash, pieces, tail, length);
     } else {
       // Head and tail read straight into one buffer; the head is hashed while the tail is read.
       const edges = new Uint8Array(2 * EDGE);
@@ -771,6 +799,57 @@ async function* chunksOf(
   } finally {
     // Never leave a read in flight into a buffer the next call will reuse.
     if (ahead) await ahead.catch(() => null);
+  }
+}
+
+/** The slices an edit function returned, checked: one buffer, or an array of buffers. */
+function editPieces(after: Uint8Array | readonly Uint8Array[]): readonly Uint8Array[] {
+  if (after instanceof Uint8Array) return [after];
+  if (Array.isArray(after) && after.every((piece) => piece instanceof Uint8Array)) {
+    return Object.freeze([...after]);
+  }
+  throw new TypeError("an edit function must return a Uint8Array or an array of Uint8Arrays");
+}
+
+/** An edit's outcome; slices are joined into `after` only when it is first read. */
+function editOutcome(
+  before: Uint8Array,
+  after: Uint8Array | readonly Uint8Array[],
+  pieces: readonly Uint8Array[],
+  version: string,
+): FsEditOutcome {
+  if (after instanceof Uint8Array) return { before, after, version };
+  let joined: Uint8Array | undefined;
+  const join = () => {
+    if (joined) return joined;
+    joined = new Uint8Array(pieces.reduce((sum, piece) => sum + piece.length, 0));
+    let at = 0;
+    for (const piece of pieces) {
+      joined.set(piece, at);
+      at += piece.length;
+    }
+    return joined;
+  };
+  return Object.defineProperty({ before, version }, "after", {
+    get: join,
+    enumerable: true,
+  }) as FsEditOutcome;
+}
+
+/** Feeds bytes `start` to `end` of the content `pieces` (in order) to `hash`. */
+function hashRange(
+  hash: ReturnType<typeof createHash>,
+  pieces: readonly Uint8Array[],
+  start: number,
+  end: number,
+): void {
+  let at = 0; // where the current piece starts in the content
+  for (const piece of pieces) {
+    const from = Math.max(start - at, 0);
+    const to = Math.min(end - at, piece.length);
+    if (from < to) hash.update(piece.subarray(from, to));
+    at += piece.length;
+    if (at >= end) break;
   }
 }
 

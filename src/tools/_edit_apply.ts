@@ -100,6 +100,45 @@ function occurrences(haystack: Uint8Array, needle: Uint8Array): number[] {
   return found;
 }
 
+/** Needles at least this long may be searched by {@linkcode skipSearch}. */
+const MIN_SKIP_NEEDLE = 8;
+
+/**
+ * The non-overlapping occurrences of `needle` in `haystack`, left to right, by Horspool's
+ * skip search: the byte under the window's last position says how far the window may move.
+ * Fast when most of the haystack's bytes are not in the needle (a line of a log, say), where
+ * it looks at a fraction of the bytes and decodes nothing. `undefined` when it is not worth it
+ * (a short needle) or once it has done as much work as `haystack.length / 2` steps (the
+ * haystack is too much like the needle): then another search must be used.
+ */
+function skipSearch(haystack: Uint8Array, needle: Uint8Array): number[] | undefined {
+  const m = needle.length;
+  if (m < MIN_SKIP_NEEDLE) return undefined;
+  const found: number[] = [];
+  const shift = new Uint32Array(256).fill(m);
+  for (let j = 0; j < m - 1; j++) shift[needle[j]] = m - 1 - j;
+  const lastByte = needle[m - 1];
+  const end = haystack.length - m; // the last possible start
+  let budget = (haystack.length >>> 1) + 4096;
+  let i = 0;
+  while (i <= end) {
+    const c = haystack[i + m - 1];
+    if (c === lastByte) {
+      let j = 0;
+      while (j < m - 1 && haystack[i + j] === needle[j]) j++;
+      budget -= j;
+      if (j === m - 1) {
+        found.push(i);
+        i += m;
+        continue;
+      }
+    }
+    i += shift[c];
+    if (--budget < 0) return undefined;
+  }
+  return found;
+}
+
 /**
  * Calls `visit(i)` for each `i >= start` where `bytes[i] === byte`, in order, until it returns
  * false. Works on 32-bit words: a word without the byte costs a handful of operations.
@@ -131,8 +170,15 @@ function scanForByte(
 
 /** An applied edit: the new bytes and where the replacements went. */
 export interface EditPlan {
-  /** The file's bytes after the edit. */
-  after: Uint8Array;
+  /**
+   * The file's bytes after the edit, as slices to write in order: stretches of the old bytes
+   * (subarrays, not copies) and the replacement between them.
+   */
+  pieces: Uint8Array[];
+  /** The total length of `pieces`: the size of the file after the edit. */
+  length: number;
+  /** The file's bytes after the edit, joined from `pieces` on first access. */
+  readonly after: Uint8Array;
   /** Where each replaced occurrence started in the old bytes, in order. */
   positions: number[];
   /** The bytes replaced at each position (`old_string`, maybe with `\r\n` breaks). */
@@ -141,6 +187,17 @@ export interface EditPlan {
   replacement: Uint8Array;
   /** The old bytes as text, when they are all ASCII (then byte and text offsets agree). */
   text?: string;
+}
+
+/** `pieces` joined into one buffer of `length` bytes. */
+export function joinPieces(pieces: readonly Uint8Array[], length: number): Uint8Array {
+  const out = new Uint8Array(length);
+  let at = 0;
+  for (const piece of pieces) {
+    out.set(piece, at);
+    at += piece.length;
+  }
+  return out;
 }
 
 /**
@@ -155,7 +212,8 @@ export function applyEdit(bytes: Uint8Array, edit: EditRequest): Uint8Array {
 }
 
 /**
- * {@linkcode applyEdit}, also telling where the replacements went (for {@linkcode editTexts}).
+ * {@linkcode applyEdit}, also telling where the replacements went (for {@linkcode editTexts}),
+ * with the new bytes as slices of the old ones and the replacement (nothing copied).
  *
  * @throws {MatchError} With count 0 for no match, or the count when ambiguous.
  */
@@ -164,36 +222,52 @@ export function planEdit(bytes: Uint8Array, edit: EditRequest): EditPlan {
   if ((edit.oldString + edit.newString).includes("\n") && prefersCrlf(bytes)) {
     variants.unshift([toCrlf(edit.oldString), toCrlf(edit.newString)]);
   }
-  // An ASCII file is decoded once: V8's string search finds the matches (faster than any byte
-  // search written here), and the text serves `editTexts` without decoding again.
-  const text = isAscii(bytes) ? stripBom.decode(bytes) : undefined;
+  let text: string | undefined;
+  let ascii: boolean | undefined;
   let positions: number[] = [];
   let needle = new Uint8Array();
   let replacement = new Uint8Array();
   for (const [oldText, newText] of variants) {
     needle = encoder.encode(oldText);
-    positions = text === undefined ? occurrences(bytes, needle) : needle.length === oldText.length // an ASCII needle; any other cannot occur
-      ? textOccurrences(text, oldText)
-      : [];
+    // A long needle is first looked for by skipping (no decoding, a fraction of the bytes
+    // read). Failing that, an ASCII file is decoded once: V8's string search finds the
+    // matches (faster than the other byte searches here), and the text serves `editTexts`
+    // without decoding again.
+    let found = skipSearch(bytes, needle);
+    if (found === undefined) {
+      ascii ??= isAscii(bytes);
+      if (ascii) text ??= stripBom.decode(bytes);
+      found = text === undefined ? occurrences(bytes, needle) : needle.length === oldText.length // an ASCII needle; any other cannot occur
+        ? textOccurrences(text, oldText)
+        : [];
+    }
+    positions = found;
     replacement = encoder.encode(newText);
     if (positions.length > 0) break;
   }
   if (positions.length === 0) throw new MatchError(0);
   if (positions.length > 1 && !edit.replaceAll) throw new MatchError(positions.length);
-  const out = new Uint8Array(
-    bytes.length + positions.length * (replacement.length - needle.length),
-  );
+  const pieces: Uint8Array[] = [];
   let from = 0;
-  let to = 0;
   for (const at of positions) {
-    out.set(bytes.subarray(from, at), to);
-    to += at - from;
-    out.set(replacement, to);
-    to += replacement.length;
+    if (at > from) pieces.push(bytes.subarray(from, at));
+    if (replacement.length > 0) pieces.push(replacement);
     from = at + needle.length;
   }
-  out.set(bytes.subarray(from), to);
-  return { after: out, positions, needle, replacement, text };
+  if (from < bytes.length) pieces.push(bytes.subarray(from));
+  const length = bytes.length + positions.length * (replacement.length - needle.length);
+  let joined: Uint8Array | undefined;
+  return {
+    pieces,
+    length,
+    get after() {
+      return joined ??= joinPieces(pieces, length);
+    },
+    positions,
+    needle,
+    replacement,
+    text,
+  };
 }
 
 /** The non-overlapping occurrences of `needle` in `text`, left to right. */
@@ -206,6 +280,17 @@ function textOccurrences(text: string, needle: string): number[] {
 }
 
 const stripBom = new TextDecoder("utf-8");
+
+/** The text of `pieces` joined, as decoding the joined bytes whole gives it, without joining. */
+function decodePieces(pieces: readonly Uint8Array[]): string {
+  // The BOM is dropped here, not by the decoder: Deno's streaming decoder also drops one at the
+  // start of a later piece. The text starts with U+FEFF only when the bytes start with its BOM.
+  const decoder = new TextDecoder("utf-8", { ignoreBOM: true });
+  let text = "";
+  for (const piece of pieces) text += decoder.decode(piece, { stream: true });
+  text += decoder.decode();
+  return text.startsWith("\uFEFF") ? text.slice(1) : text;
+}
 const keepBom = new TextDecoder("utf-8", { ignoreBOM: true });
 /** Beyond this many replacements the texts are decoded whole. */
 const MAX_SHARED_PIECES = 64;
@@ -220,7 +305,7 @@ const MAX_SHARED_PIECES = 64;
  * @returns Both texts.
  */
 export function editTexts(before: Uint8Array, plan: EditPlan): { before: string; after: string } {
-  const { positions, needle, replacement, after, text: known } = plan;
+  const { positions, needle, replacement, pieces, text: known } = plan;
   const gaps: Array<[number, number]> = [];
   let from = 0;
   for (const at of positions) {
@@ -236,7 +321,7 @@ export function editTexts(before: Uint8Array, plan: EditPlan): { before: string;
     (known !== undefined ||
       gaps.every(([start, end], i) => i === 0 || start === end || (before[start] & 0xc0) !== 0x80));
   if (!clean) {
-    return { before: known ?? stripBom.decode(before), after: stripBom.decode(after) };
+    return { before: known ?? stripBom.decode(before), after: decodePieces(pieces) };
   }
   let beforeText = "";
   let afterText = "";

@@ -62,8 +62,9 @@ export async function editTool(
         // Checked before the commit: the value's texts must be decodable once it has landed.
         if (before.length > MAX_TEXT_BYTES) throw tooLarge(before.length);
         planned = { before, plan: planEdit(before, request) };
-        if (planned.plan.after.length > MAX_TEXT_BYTES) throw tooLarge(planned.plan.after.length);
-        return planned.plan.after;
+        if (planned.plan.length > MAX_TEXT_BYTES) throw tooLarge(planned.plan.length);
+        // Slices of the old bytes around the replacements: the new file is never built in memory.
+        return planned.plan.pieces;
       } catch (error) {
         if (!(error instanceof MatchError)) throw error;
         throw new FsError(error.count === 0 ? "FS_NO_MATCH" : "FS_AMBIGUOUS_MATCH", {
@@ -79,12 +80,16 @@ export async function editTool(
   });
 }
 
-/** The value's texts: decoded once and shared when the provider applied the plan as made. */
+/**
+ * The value's texts: decoded once and shared when the provider applied the plan as made (it
+ * called the edit function with the bytes it reports as `before`, so it wrote the plan's
+ * slices; `outcome.after`, which may be joined on access, is then never read).
+ */
 function textsOf(
   outcome: { before: Uint8Array; after: Uint8Array },
   planned: { before: Uint8Array; plan: EditPlan } | undefined,
 ): { before: string; after: string } {
-  if (planned && planned.before === outcome.before && planned.plan.after === outcome.after) {
+  if (planned && planned.before === outcome.before) {
     return editTexts(outcome.before, planned.plan);
   }
   return { before: bytesToText(outcome.before), after: bytesToText(outcome.after) };
