@@ -6,20 +6,19 @@
  */
 
 import { FsError } from "../fs_error.ts";
-import { displayPath } from "../provider/roots.ts";
 import { matchMessage } from "../render/errors.ts";
 import { renderEdit } from "../render/mutation_render.ts";
 import {
   bytesToText,
   looksBinary,
   MAX_TEXT_BYTES,
-  resolveIn,
   tooLarge,
   type ToolEnv,
   type ToolSuccess,
   withTexts,
 } from "./_context.ts";
 import { type EditPlan, type EditRequest, editTexts, MatchError, planEdit } from "./_edit_apply.ts";
+import { gated } from "./_mutation.ts";
 
 /** The structured value of an `edit` (C6). */
 export interface EditValue {
@@ -32,52 +31,42 @@ export interface EditValue {
 }
 
 /** Runs `edit` with validated arguments. */
-export async function editTool(
+export function editTool(
   filePath: string,
   request: EditRequest,
   env: ToolEnv,
 ): Promise<ToolSuccess<EditValue>> {
   const { signal } = env;
-  const target = await resolveIn(env, filePath, "edit");
-  return env.serialize(target.realPath, async () => {
-    const stat = await env.fs.stat(target, { signal });
-    if (!stat) throw new FsError("FS_NOT_FOUND");
-    if (stat.type !== "file") throw new FsError("FS_NOT_REGULAR_FILE");
-    if (stat.size !== null && stat.size > MAX_TEXT_BYTES) throw tooLarge(stat.size);
-    const shown = displayPath(env.cwd, target.path);
-    const precondition = await env.policy.editIntent({
-      op: "edit",
-      session: env.session,
-      path: target.path,
-      realPath: target.realPath,
-      displayPath: shown,
-      exists: true,
-      content: request.newString,
-      signal,
-    });
-    let planned: { before: Uint8Array; plan: EditPlan } | undefined;
-    const outcome = await env.fs.editText(target, (before) => {
-      if (looksBinary(before)) throw new FsError("FS_BINARY");
-      try {
-        // Checked before the commit: the value's texts must be decodable once it has landed.
-        if (before.length > MAX_TEXT_BYTES) throw tooLarge(before.length);
-        planned = { before, plan: planEdit(before, request) };
-        if (planned.plan.length > MAX_TEXT_BYTES) throw tooLarge(planned.plan.length);
-        // Slices of the old bytes around the replacements: the new file is never built in memory.
-        return planned.plan.pieces;
-      } catch (error) {
-        if (!(error instanceof MatchError)) throw error;
-        throw new FsError(error.count === 0 ? "FS_NO_MATCH" : "FS_AMBIGUOUS_MATCH", {
-          message: matchMessage(shown, error.count),
-        });
-      }
-    }, { precondition, signal });
-    env.emit("edit", target, outcome.version);
-    return {
-      content: renderEdit(shown, request.replaceAll),
-      value: withTexts({ path: target.path }, () => textsOf(outcome, planned)),
-    };
-  });
+  return gated(
+    env,
+    "edit",
+    filePath,
+    request.newString,
+    async ({ target, shown, precondition }) => {
+      let planned: { before: Uint8Array; plan: EditPlan } | undefined;
+      const outcome = await env.fs.editText(target, (before) => {
+        if (looksBinary(before)) throw new FsError("FS_BINARY");
+        try {
+          // Checked before the commit: the value's texts must be decodable once it has landed.
+          if (before.length > MAX_TEXT_BYTES) throw tooLarge(before.length);
+          planned = { before, plan: planEdit(before, request) };
+          if (planned.plan.length > MAX_TEXT_BYTES) throw tooLarge(planned.plan.length);
+          // Slices of the old bytes around the replacements: the new file is never built in memory.
+          return planned.plan.pieces;
+        } catch (error) {
+          if (!(error instanceof MatchError)) throw error;
+          throw new FsError(error.count === 0 ? "FS_NO_MATCH" : "FS_AMBIGUOUS_MATCH", {
+            message: matchMessage(shown, error.count),
+          });
+        }
+      }, { precondition, signal });
+      env.emit("edit", target, outcome.version);
+      return {
+        content: renderEdit(shown, request.replaceAll),
+        value: withTexts({ path: target.path }, () => textsOf(outcome, planned)),
+      };
+    },
+  );
 }
 
 /**

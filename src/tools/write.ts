@@ -4,18 +4,9 @@
  * @module
  */
 
-import { FsError } from "../fs_error.ts";
-import { displayPath } from "../provider/roots.ts";
 import { renderWrite } from "../render/mutation_render.ts";
-import {
-  bytesToText,
-  MAX_TEXT_BYTES,
-  resolveIn,
-  tooLarge,
-  type ToolEnv,
-  type ToolSuccess,
-  withTexts,
-} from "./_context.ts";
+import { bytesToText, type ToolEnv, type ToolSuccess, withTexts } from "./_context.ts";
+import { gated } from "./_mutation.ts";
 
 /** The structured value of a `write` (C6). */
 export interface WriteValue {
@@ -30,28 +21,13 @@ export interface WriteValue {
 }
 
 /** Runs `write` with validated arguments. */
-export async function writeTool(
+export function writeTool(
   filePath: string,
   content: string,
   env: ToolEnv,
 ): Promise<ToolSuccess<WriteValue>> {
   const { signal } = env;
-  const target = await resolveIn(env, filePath, "write");
-  return env.serialize(target.realPath, async () => {
-    const stat = await env.fs.stat(target, { signal });
-    if (stat && stat.type !== "file") throw new FsError("FS_NOT_REGULAR_FILE");
-    if (stat?.size != null && stat.size > MAX_TEXT_BYTES) throw tooLarge(stat.size);
-    const shown = displayPath(env.cwd, target.path);
-    const precondition = await env.policy.writeIntent({
-      op: "write",
-      session: env.session,
-      path: target.path,
-      realPath: target.realPath,
-      displayPath: shown,
-      exists: stat !== null,
-      content,
-      signal,
-    });
+  return gated(env, "write", filePath, content, async ({ target, shown, precondition }) => {
     const outcome = await env.fs.writeText(target, content, { precondition, signal });
     env.emit("write", target, outcome.version);
     return {
