@@ -7,7 +7,7 @@
 // /proc/self/fd/<n>`) cannot be raced that way, and `/proc/self/fd/<n>/<name>` resolves `<name>`
 // inside the directory the descriptor holds, whatever its path has become: `openat` by another
 // name. Deno allows /proc/self/fd only under `--allow-all`, and only Linux has it; elsewhere the
-// provider falls back to path-based checks (see notes/readme_security.md for what that costs).
+// provider falls back to path-based checks (see the README's "Security and reliability" for what that costs).
 
 const FD_DIR = "/proc/self/fd";
 const DELETED = " (deleted)";
@@ -46,7 +46,7 @@ export interface OpenLocation {
  * there is one. Descriptors are tried from the highest number down, where a fresh one usually
  * is, so the search mostly stops after a few. Another descriptor of the same file may be found
  * first: its path is the same file's, equally authoritative (a file hard-linked both inside and
- * outside a root counts as inside: see notes/readme_security.md). Synchronous, so no other task
+ * outside a root counts as inside: see the README's "Security and reliability"). Synchronous, so no other task
  * of this thread can close or reuse a descriptor number between the identity check and the
  * `readlink`.
  */

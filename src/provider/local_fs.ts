@@ -313,7 +313,7 @@ export class LocalFileSystem implements FsProvider {
    * the identity of `info`. Path-based, so each system call can be raced by a concurrent swap of
    * a parent for a symlink; the check is repeated, back to back (synchronous calls, a few
    * microseconds), so that a racing swap must win every round. Used only where the kernel's path
-   * of a descriptor is unavailable (see `_fd_paths.ts` and notes/readme_security.md).
+   * of a descriptor is unavailable (see `_fd_paths.ts` and the README's "Security and reliability").
    */
   #stillInside(path: string, info: Deno.FileInfo, write = false): boolean {
     for (let round = 0; round < 3; round++) {
@@ -500,7 +500,7 @@ export class LocalFileSystem implements FsProvider {
   /**
    * Looks a few times for a directory this call made at `dir` and that resolves outside every
    * root, and removes it: only an empty one made since `started`, never one that was there
-   * before. Path-based, so best effort (notes/readme_security.md).
+   * before. Path-based, so best effort (the README's "Security and reliability").
    */
   #removeStrayDir(dir: string, started: number): void {
     huntAndRemove(dir, (real, made) => {
@@ -889,7 +889,7 @@ function statSyncOrNull(path: string): Deno.FileInfo | null {
  * Finds and removes an entry this call made at `path` while a parent of `path` may be swapped
  * for a link (path-based checks only): resolves `path` again and again, back to back, for up
  * to `budgetMs`, and removes what it resolves to once `mine` recognizes it. Best effort: a swap
- * that is not undone within the budget hides the entry (notes/readme_security.md).
+ * that is not undone within the budget hides the entry (the README's "Security and reliability").
  */
 function huntAndRemove(
   path: string,

@@ -203,7 +203,7 @@ export async function tempFiles(dir: string): Promise<string[]> {
   return found;
 }
 
-/** Prints a figure for notes/readme_security.md (`[figures] <suite>: <text>`). */
+/** Prints a figure for the README's "Security and reliability" (`[figures] <suite>: <text>`). */
 export function figure(suite: string, text: string): void {
   console.log(`[figures] ${suite}: ${text}`);
 }

@@ -140,7 +140,7 @@ for (const pinned of [true, false]) {
         assert.deepEqual(created, [], "entries created outside");
         for (const [name, entry] of before) assert.deepEqual(after.get(name), entry, name);
       } else {
-        // Path checks cannot be made race-free without openat (notes/readme_security.md):
+        // Path checks cannot be made race-free without openat (the README's "Security and reliability"):
         // what is asserted is that no content is ever written outside; the rest is measured.
         for (const name of created) {
           const entry = after.get(name)!;
