@@ -386,24 +386,18 @@ export function App(): JSX.Element {
                   {configError ? <div class="json-error">{configError}</div> : null}
                 </section>
                 <div class="panes-toolbar">
-                  <label>
-                    <input
-                      type="checkbox"
-                      data-testid="toggle-whitespace"
-                      checked={showWhitespace}
-                      onChange={(e) => setShowWhitespace(e.currentTarget.checked)}
-                    />{" "}
-                    Show whitespace
-                  </label>
-                  <label>
-                    <input
-                      type="checkbox"
-                      data-testid="toggle-wrap"
-                      checked={wrap}
-                      onChange={(e) => setWrap(e.currentTarget.checked)}
-                    />{" "}
-                    Wrap lines
-                  </label>
+                  <Toggle
+                    testId="toggle-whitespace"
+                    checked={showWhitespace}
+                    onChange={setShowWhitespace}
+                    label="Show whitespace"
+                  />
+                  <Toggle
+                    testId="toggle-wrap"
+                    checked={wrap}
+                    onChange={setWrap}
+                    label="Wrap lines"
+                  />
                   <span class="spacer" />
                   <TokenDiff a={panes.A} b={panes.B} tokenizers={tokenizers} />
                 </div>
@@ -458,5 +452,25 @@ function TokenDiff(
         bytes <b>{delta(a.bytes, b.bytes)}</b>
       </span>
     </span>
+  );
+}
+
+/** A labelled checkbox of the panes toolbar. */
+function Toggle(props: {
+  testId: string;
+  checked: boolean;
+  onChange: (checked: boolean) => void;
+  label: string;
+}): JSX.Element {
+  return (
+    <label>
+      <input
+        type="checkbox"
+        data-testid={props.testId}
+        checked={props.checked}
+        onChange={(e) => props.onChange(e.currentTarget.checked)}
+      />{" "}
+      {props.label}
+    </label>
   );
 }
