@@ -11,27 +11,11 @@ import type {
   PromptCostResponse,
   ResetResponse,
   SessionInfo,
-  TokenCounts,
-  TokenizerName,
-  ToolDefinition,
   ToolsConfig,
-  TreeNode,
   TreeResponse,
 } from "../server/api_types.ts";
 
-export type {
-  DefinitionsResponse,
-  ExecuteRequest,
-  ExecuteResponse,
-  PromptCostResponse,
-  SessionInfo,
-  TokenCounts,
-  TokenizerName,
-  ToolDefinition,
-  ToolsConfig,
-  TreeNode,
-  TreeResponse,
-};
+export type * from "../server/api_types.ts";
 
 async function call<T>(path: string, init?: RequestInit): Promise<T> {
   const response = await fetch(path, init);
