@@ -105,11 +105,13 @@ const ANNOTATIONS: Readonly<Record<FsToolName, McpToolAnnotations>> = Object.fre
   read: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
   write: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
   edit: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
+  glob: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
+  grep: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
 });
 
 /**
  * The system-prompt text for the given tools: each tool's guidance, in the fixed order `list`,
- * `read`, `write`, `edit` (whatever the order passed), separated by blank lines. Byte-stable for
+ * `read`, `write`, `edit`, `glob`, `grep` (whatever the order passed), separated by blank lines. Byte-stable for
  * a given set of tools, so it can sit in a cached prompt prefix.
  *
  * @param definitions The definitions, e.g. `tools.definitions` or a subset of them.

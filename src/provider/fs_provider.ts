@@ -157,4 +157,10 @@ export interface FsProvider {
   ): Promise<FsEditOutcome>;
   /** The current version of a file, or `null` when it does not exist. */
   version(target: FsTarget, options?: FsCallOptions): Promise<string | null>;
+  /**
+   * Optional fast path for `grep` (C11): a regular file's bytes in chunks (a chunk may be a
+   * reused buffer), with the same containment checks as `streamText` but no version. Without
+   * it the tools use `stat` with `readText` or `streamText`, with identical results.
+   */
+  searchChunks?(target: FsTarget, options?: FsCallOptions): Promise<AsyncIterable<Uint8Array>>;
 }

@@ -1,5 +1,5 @@
 /**
- * `createFsTools`: the four tools over a provider, with validation, the policy gate, events and
+ * `createFsTools`: the tools over a provider, with validation, the policy gate, events and
  * error results (CONTRACT C1).
  *
  * @module
@@ -37,6 +37,8 @@ import { argsOf, invalid, isPositiveInteger, optional, requirePath } from "./_ar
 import { LineIndexCache, type ToolEnv } from "./_context.ts";
 import { Serializer } from "./_serial.ts";
 import { editTool, type EditValue } from "./edit.ts";
+import { globTool, type GlobValue, parseGlob } from "./glob.ts";
+import { grepTool, type GrepValue, parseGrep } from "./grep.ts";
 import { listTool, type ListValue } from "./list.ts";
 import { readTool, type ReadValue } from "./read.ts";
 import { writeTool, type WriteValue } from "./write.ts";
@@ -63,6 +65,11 @@ export interface CreateFsToolsOptions {
   policy?: boolean | FsPolicy;
   /** Overrides of the caps (C2). */
   config?: Partial<FsToolsConfig>;
+  /**
+   * The tools to expose, e.g. `["list", "read", "glob", "grep"]` for a read-only agent (C9.1).
+   * @default {all six}
+   */
+  tools?: readonly FsToolName[];
 }
 
 /** Per-call context of {@linkcode FsTools.execute}. */
@@ -97,10 +104,20 @@ export interface FsToolValues {
   write: WriteValue;
   /** `edit`. */
   edit: EditValue;
+  /** `glob`. */
+  glob: GlobValue;
+  /** `grep`. */
+  grep: GrepValue;
 }
 
 /** Any tool's structured value. */
-export type FsToolValue = ListValue | ReadValue | WriteValue | EditValue;
+export type FsToolValue =
+  | ListValue
+  | ReadValue
+  | WriteValue
+  | EditValue
+  | GlobValue
+  | GrepValue;
 
 /** What `execute` resolves to. Never a thrown error for a tool-level failure. */
 export interface FsToolResult<V = FsToolValue> {
@@ -117,9 +134,9 @@ export interface FsToolResult<V = FsToolValue> {
 /** Detail of the events {@linkcode FsTools.events} dispatches. */
 export interface FsToolEventDetail extends FsObservation {}
 
-/** The four tools, ready to execute. */
+/** The tools, ready to execute. */
 export interface FsTools {
-  /** The definitions in the order list, read, write, edit. */
+  /** The definitions in the order list, read, write, edit, glob, grep (the selected ones). */
   readonly definitions: readonly FsToolDefinition[];
   /** The resolved caps. */
   readonly config: Readonly<FsToolsConfig>;
@@ -134,7 +151,7 @@ export interface FsTools {
 }
 
 /**
- * Creates the four tools over a provider.
+ * Creates the tools over a provider.
  *
  * @param options The provider, default cwd, policy and caps.
  * @returns The tools.
@@ -170,7 +187,8 @@ export function createFsTools(options: CreateFsToolsOptions): FsTools {
   const events = new EventTarget();
   const lineIndexes = new LineIndexCache();
   const mutations = new Serializer();
-  const definitions = Object.freeze(TOOL_NAMES.map((name) =>
+  const names = selectTools(options.tools);
+  const definitions = Object.freeze(names.map((name) =>
     Object.freeze({
       name,
       description: DESCRIPTIONS[name],
@@ -188,7 +206,7 @@ export function createFsTools(options: CreateFsToolsOptions): FsTools {
     args: unknown,
     ctx: FsCallContext = {},
   ): Promise<FsToolResult> {
-    if (!(TOOL_NAMES as readonly string[]).includes(name)) {
+    if (!(names as readonly string[]).includes(name)) {
       return failure("FS_UNKNOWN_TOOL", unknownToolMessage(String(name)));
     }
     // Observations are keyed by the session object (a WeakMap): a string id would fail only
@@ -202,7 +220,8 @@ export function createFsTools(options: CreateFsToolsOptions): FsTools {
     }
     const op = name as FsOp;
     const a = argsOf(args);
-    const given = op === "list" ? optional(a.path) : a.file_path;
+    const byPath = op === "list" || op === "glob" || op === "grep";
+    const given = byPath ? optional(a.path) : a.file_path;
     const callerPath = typeof given === "string" && given !== "" ? given : ".";
     const here = sessionCwd(ctx ?? {});
     const env: ToolEnv = {
@@ -231,7 +250,7 @@ export function createFsTools(options: CreateFsToolsOptions): FsTools {
       if (env.signal?.aborted) throw new FsError("FS_ABORTED");
       if (callerPath.includes("\0")) {
         throw invalid(
-          op === "list" ? VALIDATION_MESSAGES.pathNul : VALIDATION_MESSAGES.filePathNul,
+          byPath ? VALIDATION_MESSAGES.pathNul : VALIDATION_MESSAGES.filePathNul,
         );
       }
       if (here !== cwd) await fs.resolve(here, { cwd: here, op, signal: env.signal });
@@ -301,9 +320,31 @@ function prepare(
       if (oldString === newString) throw invalid(VALIDATION_MESSAGES.sameStrings);
       return () => editTool(filePath, { oldString, newString, replaceAll }, env);
     }
+    case "glob": {
+      const request = parseGlob(a);
+      return () => globTool(request, env);
+    }
+    case "grep": {
+      const request = parseGrep(a);
+      return () => grepTool(request, env);
+    }
     default:
       throw new FsError("FS_UNKNOWN_TOOL");
   }
+}
+
+/** The tools to expose, in the canonical order (C9.1). */
+function selectTools(tools: readonly FsToolName[] | undefined): readonly FsToolName[] {
+  if (tools === undefined || tools === null) return TOOL_NAMES;
+  if (!Array.isArray(tools)) throw new TypeError("tools must be an array of tool names");
+  for (const name of tools) {
+    if (!(TOOL_NAMES as readonly unknown[]).includes(name)) {
+      throw new TypeError(
+        `unknown tool ${JSON.stringify(name)} in tools: expected some of ${TOOL_NAMES.join(", ")}`,
+      );
+    }
+  }
+  return TOOL_NAMES.filter((name) => tools.includes(name));
 }
 
 function failure(code: FsErrorCode, message: string): FsToolResult {
