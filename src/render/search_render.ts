@@ -172,7 +172,8 @@ function matchesFooter(shown: number, totals: GrepTotals): string {
  * @param pattern The pattern.
  * @param files The files with kept lines, in path order.
  * @param totals The complete search's totals.
- * @param options `grepMaxMatches`, `readMaxBytes`, `readMaxLineLength`.
+ * @param options `grepMaxMatches`, `readMaxBytes`, `readMaxLineLength` and `context` (`--`
+ *   separates non-adjacent groups only when it is above 0).
  * @returns The view.
  */
 export function renderGrepContent(
@@ -180,7 +181,7 @@ export function renderGrepContent(
   pattern: string,
   files: readonly GrepFileView[],
   totals: GrepTotals,
-  options: { maxMatches: number; maxBytes: number; maxLineLength: number },
+  options: { maxMatches: number; maxBytes: number; maxLineLength: number; context: number },
 ): GrepContentView {
   if (totals.matches === 0) {
     return { text: envelope(displayPath, "grep", [], noMatches(pattern)), shown: 0, rendered: [] };
@@ -206,7 +207,7 @@ export function renderGrepContent(
       if (!started) {
         if (body.length) lead.push("");
         lead.push(renderName(file.path));
-      } else if (line.number > previous + 1) lead.push("--");
+      } else if (options.context > 0 && line.number > previous + 1) lead.push("--");
       if (!budget.take(...lead, text)) {
         full = true;
         break files;

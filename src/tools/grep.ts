@@ -164,6 +164,7 @@ export async function grepTool(
       maxMatches: config.grepMaxMatches,
       maxBytes: config.readMaxBytes,
       maxLineLength: config.readMaxLineLength,
+      context: request.context,
     });
     value.matches = view.rendered.map((r) => ({
       path: views[r.file].target.path,
