@@ -1,9 +1,9 @@
 /**
- * `deno task tokens`: the fixed prompt cost of the four tools, counted with the real DeepSeek V3
+ * `deno task tokens`: the fixed prompt cost of the six tools, counted with the real DeepSeek V3
  * and o200k tokenizers (the ones the playground uses).
  *
  * A tool's cost is its name, description, input schema (as compact JSON) and guidance, each
- * tokenized on its own and summed. The budget is 500 DeepSeek V3 tokens for all four.
+ * tokenized on its own and summed. The budget is 750 DeepSeek V3 tokens for all six (C9.1 added glob and grep).
  *
  * @module
  */
@@ -19,8 +19,8 @@ import {
 } from "../mod.ts";
 import { countTokens, type TokenCounts, TOKENIZERS } from "../playground/server/tokens.ts";
 
-/** The budget for the four tools' name, description, schema and guidance, in DeepSeek V3 tokens. */
-export const TOKEN_BUDGET = 500;
+/** The budget for the six tools' name, description, schema and guidance, in DeepSeek V3 tokens. */
+export const TOKEN_BUDGET = 750;
 
 /** The token counts of one tool's model-facing parts. */
 export interface ToolCost {
@@ -100,7 +100,7 @@ function table(cost: DefinitionsCost): string {
       cell(t.guidance),
       cell(t.total),
     ]),
-    ["all four", "", "", "", "", cell(cost.total)],
+    ["all six", "", "", "", "", cell(cost.total)],
   ];
   const widths = rows[0].map((_, i) => Math.max(...rows.map((r) => r[i].length)));
   return rows.map((r) =>
@@ -122,7 +122,7 @@ if (import.meta.main) {
     "toAnthropicTools": toAnthropicTools(definitions),
     "toMcpTools (with annotations)": toMcpTools(definitions),
   };
-  console.log("\nThe four tools as one compact JSON array (no guidance):");
+  console.log("\nThe six tools as one compact JSON array (no guidance):");
   for (const [label, tools] of Object.entries(serialized)) {
     const c = countTokens(JSON.stringify(tools));
     console.log(`  ${label.padEnd(30)} ${TOKENIZERS.map((t) => c[t]).join(" / ")}`);

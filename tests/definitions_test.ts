@@ -60,6 +60,32 @@ const SCHEMAS = {
     required: ["file_path", "old_string", "new_string"],
     additionalProperties: false,
   },
+  glob: {
+    type: "object",
+    properties: {
+      pattern: { type: "string", description: 'e.g. "src/**/*.ts"' },
+      path: { type: "string", description: "Directory; default: workspace." },
+    },
+    required: ["pattern"],
+    additionalProperties: false,
+  },
+  grep: {
+    type: "object",
+    properties: {
+      pattern: { type: "string" },
+      path: { type: "string", description: "File or directory; default: workspace." },
+      glob: { type: "string", description: 'File filter, e.g. "*.ts"' },
+      ignore_case: { type: "boolean", default: false },
+      output_mode: {
+        type: "string",
+        enum: ["content", "files_with_matches", "count"],
+        default: "content",
+      },
+      context: { type: "integer", minimum: 0, maximum: 10, default: 0 },
+    },
+    required: ["pattern"],
+    additionalProperties: false,
+  },
 };
 
 const DESCRIPTIONS = {
@@ -67,20 +93,26 @@ const DESCRIPTIONS = {
   read: "Read a text file as numbered lines.",
   write: "Create a file or replace its whole content.",
   edit: "Replace exact text in a file.",
+  glob: "Find files by path pattern.",
+  grep: "Search file contents with a regular expression (RE2).",
 };
 
 const GUIDANCE = {
   list:
-    "Use list, not ls, to see what a directory holds. The footer counts every entry, even when the view is capped.",
+    "Use list, not ls, to see what a directory holds. The footer counts every entry, even when the view is capped. Use glob or grep once you know the path pattern or the text.",
   read:
     "Use read, not cat, head or tail, for text files. Lines come numbered; when the footer says more remain, continue with the offset it gives, or use offset and limit to jump within a large file.",
   write:
     "Use write, not shell redirection, to create a file (parent directories too) or replace all of it. Read an existing file first; prefer edit for partial changes.",
   edit:
     "Use edit, not sed, for targeted changes: old_string must match exactly once (copy it from read output, without the line-number prefix) unless replace_all is set. Read the file first; your own writes and edits count as reads.",
+  glob:
+    "Use glob, not find, to find files by path: *.ts matches at any depth. Hidden and gitignored files are skipped.",
+  grep:
+    "Use grep, not shell grep or rg, to find where something is defined or used. Narrow with path or glob; files_with_matches or count for an overview. Line numbers work as read offsets.",
 };
 
-const NAMES = ["list", "read", "write", "edit"] as const;
+const NAMES = ["list", "read", "write", "edit", "glob", "grep"] as const;
 
 async function withTools(
   fn: (tools: FsTools, root: string) => void | Promise<void>,
@@ -94,7 +126,7 @@ async function withTools(
   }
 }
 
-Deno.test("definitions are list, read, write, edit with the pinned descriptions, schemas and guidance", async () => {
+Deno.test("C9.1: definitions are list, read, write, edit, glob, grep with the pinned descriptions, schemas and guidance", async () => {
   await withTools((tools) => {
     assertEquals(
       tools.definitions,
@@ -251,7 +283,7 @@ Deno.test("toAnthropicTools gives name, description and input_schema", async () 
   });
 });
 
-Deno.test("toMcpTools marks list and read read-only, write and edit destructive, none open-world", async () => {
+Deno.test("toMcpTools marks list, read, glob and grep read-only, write and edit destructive, none open-world", async () => {
   await withTools((tools) => {
     const readOnly = { readOnlyHint: true, idempotentHint: true, openWorldHint: false };
     assertEquals(toMcpTools(tools.definitions), [
@@ -288,6 +320,18 @@ Deno.test("toMcpTools marks list and read read-only, write and edit destructive,
           idempotentHint: false,
           openWorldHint: false,
         },
+      },
+      {
+        name: "glob",
+        description: DESCRIPTIONS.glob,
+        inputSchema: SCHEMAS.glob,
+        annotations: readOnly,
+      },
+      {
+        name: "grep",
+        description: DESCRIPTIONS.grep,
+        inputSchema: SCHEMAS.grep,
+        annotations: readOnly,
       },
     ]);
   });
@@ -459,7 +503,7 @@ Deno.test("presentCall resolves locations against ctx.cwd, lexically, and keeps 
 
 Deno.test("presentCall: an unknown tool is titled with its name, kind other (C8)", async () => {
   await withTools((tools) => {
-    assertEquals(tools.presentCall("grep", { pattern: "x" }), { title: "grep", kind: "other" });
+    assertEquals(tools.presentCall("find", { pattern: "x" }), { title: "find", kind: "other" });
   });
 });
 

@@ -18,7 +18,7 @@ export const GUIDANCE: Readonly<Record<FsToolName, string>> = Object.freeze({
   edit:
     "Use edit, not sed, for targeted changes: old_string must match exactly once (copy it from read output, without the line-number prefix) unless replace_all is set. Read the file first; your own writes and edits count as reads.",
   glob:
-    "Use glob, not find, to find files by name: *.ts matches at any depth, ** spans directories. Hidden and .gitignored files are skipped.",
+    "Use glob, not find, to find files by path: *.ts matches at any depth. Hidden and gitignored files are skipped.",
   grep:
-    "Use grep, not shell grep or rg, to find where something is defined or used. Narrow with path or glob; output_mode files_with_matches or count for an overview; context for surrounding lines. Matches show as <line>: text, usable with read offset.",
+    "Use grep, not shell grep or rg, to find where something is defined or used. Narrow with path or glob; files_with_matches or count for an overview. Line numbers work as read offsets.",
 });

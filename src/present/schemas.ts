@@ -91,7 +91,7 @@ export function inputSchema(name: FsToolName, readLimit: number): ToolInputSchem
       return {
         type: "object",
         properties: {
-          pattern: { type: "string", description: 'e.g. "**/*.ts", "src/**/test_*.py"' },
+          pattern: { type: "string", description: 'e.g. "src/**/*.ts"' },
           path: { type: "string", description: "Directory; default: workspace." },
         },
         required: ["pattern"],
