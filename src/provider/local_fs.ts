@@ -20,6 +20,7 @@ import type {
   FsReadHandle,
   FsResolveOptions,
   FsRootInfo,
+  FsSearchReadOptions,
   FsStat,
   FsTarget,
   FsWriteOutcome,
@@ -28,6 +29,7 @@ import { KeyedLock } from "./_lock.ts";
 import { readDirEntries } from "./_read_dir.ts";
 import { fdPathsAvailable, type OpenLocation, openLocation, pinnedLocation } from "./_fd_paths.ts";
 import { findRoot } from "./roots.ts";
+import { searchChunks, searchListDir } from "./local/search.ts";
 
 /** A root: a path (readable and writable) or an object with `write: false` for read-only. */
 export type RootSpec = string | {
@@ -185,6 +187,16 @@ export class LocalFileSystem implements FsProvider {
         throw error;
       }
     }, signal);
+  }
+
+  /** {@inheritDoc FsProvider.searchListDir} */
+  searchListDir(target: FsTarget, options: FsCallOptions = {}): Promise<FsDirEntry[]> {
+    return guard(() => Promise.resolve(searchListDir(this.roots, target)), options.signal);
+  }
+
+  /** {@inheritDoc FsProvider.searchChunks} */
+  searchChunks(target: FsTarget, options: FsSearchReadOptions = {}): Promise<Iterable<Uint8Array>> {
+    return guard(() => Promise.resolve(searchChunks(this.roots, target, options)), options.signal);
   }
 
   /** {@inheritDoc FsProvider.version} */

@@ -7,7 +7,6 @@
  */
 
 import { RE2JS } from "re2js";
-import { Buffer } from "node:buffer";
 
 /** A compiled `grep` pattern. */
 export interface GrepPattern {
@@ -46,11 +45,93 @@ export function compileGrepPattern(pattern: string, ignoreCase: boolean): GrepPa
     throw new SyntaxError(error instanceof Error ? error.message : String(error));
   }
   const plain = !ignoreCase && !/[\\.+*?()|[\]{}^$\n\r]/.test(pattern);
+  if (plain) {
+    // A plain literal: a substring test is the same match, without the regex engine.
+    return {
+      testLine: (text) => text.includes(pattern),
+      testBlock: (text) => text.includes(pattern),
+      literal: new TextEncoder().encode(pattern),
+    };
+  }
+  const required = ignoreCase ? null : requiredLiteral(pattern);
+  if (required !== null) {
+    return {
+      testLine: (text) => text.includes(required) && line.test(text),
+      testBlock: (text) => text.includes(required),
+      literal: new TextEncoder().encode(required),
+    };
+  }
   return {
     testLine: (text) => line.test(text),
     testBlock: (text) => block === null || block.test(text),
-    literal: plain ? new TextEncoder().encode(pattern) : null,
+    literal: null,
   };
+}
+
+const LITERAL_CHAR = /[A-Za-z0-9_ \-:;,'"<>=\/#%&~`@!]/;
+
+/**
+ * The longest literal every match of a pattern contains, when one can be told by a simple
+ * reading: no alternation, no flags, only top-level runs of plain or escaped punctuation
+ * characters not made optional by a quantifier. `null` otherwise (then no prefilter applies).
+ *
+ * @param pattern The pattern, in RE2 syntax.
+ * @returns The literal (at least 3 characters), or `null`.
+ */
+export function requiredLiteral(pattern: string): string | null {
+  if (pattern.includes("|") || pattern.includes("(?")) return null;
+  let best = "";
+  let run = "";
+  let depth = 0;
+  const end = () => {
+    if (run.length > best.length) best = run;
+    run = "";
+  };
+  for (let i = 0; i < pattern.length; i++) {
+    const c = pattern[i];
+    let lit: string | null = null;
+    let next = i + 1;
+    if (c === "\\") {
+      const e = pattern[i + 1];
+      if (e !== undefined && /[.+*?()|[\]{}^$\\\/\-]/.test(e)) lit = e;
+      else if (e === undefined || !/[dDwWsSbBAz]/.test(e)) return null; // \x41, \pL, \Q…: bail
+      else end();
+      next = i + 2;
+    } else if (c === "{") {
+      end();
+      while (i < pattern.length && pattern[i] !== "}") i++;
+      continue;
+    } else if (depth === 0 && LITERAL_CHAR.test(c)) {
+      lit = c;
+    } else if (c === "(") {
+      end();
+      depth++;
+    } else if (c === ")") {
+      end();
+      depth = Math.max(0, depth - 1);
+    } else if (c === "[") {
+      end();
+      // Skip the class: `]` right after `[` or `[^` is part of it.
+      let j = i + 1;
+      if (pattern[j] === "^") j++;
+      if (pattern[j] === "]") j++;
+      while (j < pattern.length && pattern[j] !== "]") j += pattern[j] === "\\" ? 2 : 1;
+      i = j;
+      continue;
+    } else {
+      end();
+    }
+    if (lit !== null && depth === 0) {
+      const q = pattern[next];
+      if (q === "?" || q === "*" || q === "{") end();
+      else run += lit;
+    } else if (lit !== null) {
+      end();
+    }
+    i = next - 1;
+  }
+  end();
+  return best.length >= 3 ? best : null;
 }
 
 /**
@@ -61,7 +142,32 @@ export function compileGrepPattern(pattern: string, ignoreCase: boolean): GrepPa
  * @returns `true` when found.
  */
 export function containsBytes(bytes: Uint8Array, needle: Uint8Array): boolean {
-  return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).indexOf(needle) !== -1;
+  const n = needle.length;
+  if (n === 0) return true;
+  // Scan for the needle's rarest-looking byte (a native `indexOf`), then compare the rest.
+  let k = 0;
+  for (let i = 1; i < n; i++) if (rarity(needle[i]) > rarity(needle[k])) k = i;
+  const pivot = needle[k];
+  const last = bytes.length - n + k;
+  for (let i = bytes.indexOf(pivot, k); i !== -1 && i <= last; i = bytes.indexOf(pivot, i + 1)) {
+    const start = i - k;
+    let j = 0;
+    while (j < n && bytes[start + j] === needle[j]) j++;
+    if (j === n) return true;
+  }
+  return false;
+}
+
+/** A rough rarity of a byte in source text: higher is rarer. */
+function rarity(byte: number): number {
+  if (byte === 0x20 || byte === 0x0a || byte === 0x09) return 0;
+  if (byte >= 0x61 && byte <= 0x7a) {
+    return "etaoinsrhldcumfpgwybvkxjqz".indexOf(String.fromCharCode(byte)) + 10;
+  }
+  if (byte >= 0x41 && byte <= 0x5a) return 40;
+  if (byte >= 0x30 && byte <= 0x39) return 38;
+  if (byte >= 0x80) return 45;
+  return "(),.;:=_'\"/-{}[]<>*+!?&|#@$%^~`\\".indexOf(String.fromCharCode(byte)) + 20;
 }
 
 /** A line `grep` keeps for rendering. */

@@ -25,7 +25,7 @@ import {
 } from "../text/grep_scan.ts";
 import { invalid, optional } from "./_args.ts";
 import { looksBinary, resolveIn, type ToolEnv, type ToolSuccess } from "./_context.ts";
-import { type SearchFile, walkFiles } from "./_search_walk.ts";
+import { pause, type SearchFile, walkFiles } from "./_search_walk.ts";
 
 /** The output modes of `grep`. */
 export type GrepOutputMode = "content" | "files_with_matches" | "count";
@@ -132,6 +132,7 @@ export async function grepTool(
   const views: (GrepFileView & { target: FsTarget; matches: number })[] = [];
   let totalMatches = 0;
   for (const file of files) {
+    await pause(signal);
     if (signal?.aborted) throw new FsError("FS_ABORTED");
     const scanner = new GrepScanner({ pattern: request.compiled, context: request.context, keep });
     try {
@@ -204,7 +205,8 @@ async function scanFile(
   const { signal } = env;
   const fast = env.fs.searchChunks;
   if (fast) {
-    await scanChunks(await fast.call(env.fs, target, { signal }), scanner, pattern, context);
+    const chunks = await fast.call(env.fs, target, { signal, verifyIf: () => scanner.matches > 0 });
+    await scanChunks(chunks, scanner, pattern, context);
     return;
   }
   const stat = await env.fs.stat(target, { signal });
@@ -229,6 +231,7 @@ export async function scanChunks(
   pattern: GrepPattern,
   context: number,
 ): Promise<void> {
+  const blocks = new BlockFeeder(scanner, pattern, context);
   let pending: Uint8Array | null = null;
   let first = true;
   for await (const chunk of chunks) {
@@ -248,25 +251,43 @@ export async function scanChunks(
       pending = data === chunk ? chunk.slice() : data;
       continue;
     }
-    block(data.subarray(0, end + 1), false, scanner, pattern, context);
+    blocks.feed(data.subarray(0, end + 1), false);
     pending = end + 1 < data.length ? data.slice(end + 1) : null;
   }
-  if (pending) block(pending, true, scanner, pattern, context);
+  if (pending) blocks.feed(pending, true);
 }
 
-function block(
-  bytes: Uint8Array,
-  final: boolean,
-  scanner: GrepScanner,
-  pattern: GrepPattern,
-  context: number,
-): void {
-  if (context === 0 && pattern.literal && !containsBytes(bytes, pattern.literal)) {
+/**
+ * Feeds blocks of whole lines to a scanner. A block without the pattern's literal is not
+ * decoded; its lines are counted only when a later block of the file needs the numbers (most
+ * files have no match at all, and then nothing is counted).
+ */
+class BlockFeeder {
+  #deferred: Uint8Array | null = null;
+  constructor(
+    readonly scanner: GrepScanner,
+    readonly pattern: GrepPattern,
+    readonly context: number,
+  ) {}
+
+  feed(bytes: Uint8Array, final: boolean): void {
+    const { scanner, pattern, context } = this;
+    if (context === 0 && pattern.literal && !containsBytes(bytes, pattern.literal)) {
+      this.#flush();
+      // A copy (the chunk may be a reused buffer): copying is far cheaper than counting lines.
+      this.#deferred = final ? null : bytes.slice();
+      return;
+    }
+    this.#flush();
+    scanner.feed(decoder.decode(bytes), final);
+  }
+
+  #flush(): void {
+    const bytes = this.#deferred;
+    if (!bytes) return;
+    this.#deferred = null;
     let lines = 0;
     for (let i = bytes.indexOf(LF); i !== -1; i = bytes.indexOf(LF, i + 1)) lines++;
-    if (final && bytes.length > 0 && bytes[bytes.length - 1] !== LF) lines++;
-    scanner.skipLines(lines);
-    return;
+    this.scanner.skipLines(lines);
   }
-  scanner.feed(decoder.decode(bytes), final);
 }
