@@ -6,7 +6,7 @@
  * @module
  */
 
-import ignore from "ignore";
+import ignore from "npm:ignore@7.0.17";
 
 type Ignore = ReturnType<typeof ignore>;
 

@@ -4,7 +4,7 @@
  * @module
  */
 
-import picomatch from "picomatch";
+import picomatch from "npm:picomatch@4.0.7";
 
 /** A compiled glob. */
 export interface GlobMatcher {

@@ -6,7 +6,7 @@
  * @module
  */
 
-import { RE2JS } from "re2js";
+import { RE2JS } from "npm:re2js@1.3.3";
 
 /** A compiled `grep` pattern. */
 export interface GrepPattern {

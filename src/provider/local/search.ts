@@ -3,20 +3,31 @@
 // identity of what was read. Private to src/provider.
 //
 // `listDir` pins every directory through /proc/self/fd, which costs about a millisecond a
-// directory; a search lists thousands. Here a directory is listed with `Deno.readDirSync` and
-// accepted only when its real path (checked before and after) lies inside a root and it kept
-// its identity (device and inode) throughout. A file is opened, and accepted only when the real
-// path of its name lies inside a root and names the very file that was opened (same device and
-// inode): a directory swapped for a link to the outside, and swapped back, changes the real path
-// or the identity, so an outside file is never reported.
+// directory (asynchronously); a search lists thousands. Here everything is synchronous. Where
+// /proc/self/fd can be used, a directory is opened, its descriptor's kernel path checked to lie
+// inside a root, and listed through that descriptor; a file is read and then accepted only when
+// its descriptor's kernel path lies inside a root. Elsewhere (path checks, as `listDir` does
+// without /proc/self/fd) a directory is accepted when its real path lies inside a root and it
+// kept its identity before and after the listing, and a file when the real path of its name
+// lies inside a root and names the very file that was read.
 
 import { FsError } from "../../fs_error.ts";
 import type { FsDirEntry, FsRootInfo, FsSearchReadOptions, FsTarget } from "../fs_provider.ts";
 import { findRoot } from "../roots.ts";
+import { fdPathsAvailable, openLocation } from "../_fd_paths.ts";
 
 const CHUNK = 1 << 20;
 
+/**
+ * Whether the file of `info`, held open by the caller, lies inside a root: by the kernel's path
+ * of its descriptor where /proc/self/fd can be used, else by the real path of its name naming
+ * the same file (device and inode).
+ */
 function inside(roots: readonly FsRootInfo[], path: string, info: Deno.FileInfo): boolean {
+  if (fdPathsAvailable()) {
+    const where = openLocation(info);
+    return where?.path != null && findRoot(roots, where.path) !== undefined;
+  }
   let real: string;
   let now: Deno.FileInfo;
   try {
@@ -39,9 +50,32 @@ function inside(roots: readonly FsRootInfo[], path: string, info: Deno.FileInfo)
  */
 export function searchListDir(roots: readonly FsRootInfo[], target: FsTarget): FsDirEntry[] {
   const path = target.realPath;
+  if (fdPathsAvailable()) return pinnedList(roots, path);
   const before = Deno.statSync(path);
   if (!before.isDirectory) throw new FsError("FS_NOT_DIRECTORY");
   if (!inside(roots, path, before)) throw new FsError("FS_OUTSIDE_ROOT");
+  const entries = readEntries(path);
+  if (!inside(roots, path, before)) throw new FsError("FS_OUTSIDE_ROOT");
+  return entries;
+}
+
+/** Lists the directory through its own descriptor, whose kernel path lies inside a root. */
+function pinnedList(roots: readonly FsRootInfo[], path: string): FsDirEntry[] {
+  const dir = Deno.openSync(path, { read: true });
+  try {
+    const info = dir.statSync();
+    if (!info.isDirectory) throw new FsError("FS_NOT_DIRECTORY");
+    // Synchronous from open to listing: no other task can close or reuse a descriptor number
+    // meanwhile, so any descriptor of this directory names it (no need to mark this one).
+    const where = openLocation(info);
+    if (where?.path == null || !findRoot(roots, where.path)) throw new FsError("FS_OUTSIDE_ROOT");
+    return readEntries(where.handle);
+  } finally {
+    dir.close();
+  }
+}
+
+function readEntries(path: string): FsDirEntry[] {
   const entries: FsDirEntry[] = [];
   for (const entry of Deno.readDirSync(path)) {
     entries.push({
@@ -49,7 +83,6 @@ export function searchListDir(roots: readonly FsRootInfo[], target: FsTarget): F
       type: entry.isDirectory ? "directory" : entry.isFile ? "file" : "other",
     });
   }
-  if (!inside(roots, path, before)) throw new FsError("FS_OUTSIDE_ROOT");
   return entries;
 }
 
