@@ -6,16 +6,17 @@ import { createFsTools, LocalFileSystem } from "../../mod.ts";
 import { failed, toolsAt, withSandbox } from "../_helpers.ts";
 
 Deno.test("C9.1: definitions list list, read, write, edit, glob, grep in that order", async () => {
-  await withSandbox({}, async ({ root }) => {
-    deepEqual(toolsAt(root).definitions.map((d) => d.name), [
-      "list",
-      "read",
-      "write",
-      "edit",
-      "glob",
-      "grep",
-    ]);
-  });
+  await withSandbox({}, ({ root }) =>
+    Promise.resolve().then(() => {
+      deepEqual(toolsAt(root).definitions.map((d) => d.name), [
+        "list",
+        "read",
+        "write",
+        "edit",
+        "glob",
+        "grep",
+      ]);
+    }));
 });
 
 Deno.test("C9.1: createFsTools({ tools }) exposes a subset, in the canonical order", async () => {
@@ -33,27 +34,28 @@ Deno.test("C9.1: createFsTools({ tools }) exposes a subset, in the canonical ord
 });
 
 Deno.test("C8: presentCall of glob and grep — title, kind search, the search location", async () => {
-  await withSandbox({}, async ({ root }) => {
-    const tools = toolsAt(root);
-    deepEqual(tools.presentCall("glob", { pattern: "**/*.ts" }), {
-      title: "Glob **/*.ts",
-      kind: "search",
-      locations: [{ path: root }],
-    });
-    deepEqual(tools.presentCall("glob", { pattern: "*.md", path: "docs" }), {
-      title: "Glob *.md in docs",
-      kind: "search",
-      locations: [{ path: join(root, "docs") }],
-    });
-    deepEqual(tools.presentCall("grep", { pattern: "TODO" }), {
-      title: "Grep TODO",
-      kind: "search",
-      locations: [{ path: root }],
-    });
-    deepEqual(tools.presentCall("grep", { pattern: "x", path: "src/a.ts" }, { cwd: "sub" }), {
-      title: "Grep x in src/a.ts",
-      kind: "search",
-      locations: [{ path: join(root, "sub/src/a.ts") }],
-    });
-  });
+  await withSandbox({}, ({ root }) =>
+    Promise.resolve().then(() => {
+      const tools = toolsAt(root);
+      deepEqual(tools.presentCall("glob", { pattern: "**/*.ts" }), {
+        title: "Glob **/*.ts",
+        kind: "search",
+        locations: [{ path: root }],
+      });
+      deepEqual(tools.presentCall("glob", { pattern: "*.md", path: "docs" }), {
+        title: "Glob *.md in docs",
+        kind: "search",
+        locations: [{ path: join(root, "docs") }],
+      });
+      deepEqual(tools.presentCall("grep", { pattern: "TODO" }), {
+        title: "Grep TODO",
+        kind: "search",
+        locations: [{ path: root }],
+      });
+      deepEqual(tools.presentCall("grep", { pattern: "x", path: "src/a.ts" }, { cwd: "sub" }), {
+        title: "Grep x in src/a.ts",
+        kind: "search",
+        locations: [{ path: join(root, "sub/src/a.ts") }],
+      });
+    }));
 });
