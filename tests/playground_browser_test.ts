@@ -140,6 +140,8 @@ Deno.test({
     });
     const errors: string[] = [];
     try {
+      // A loaded machine (two cores, several test runs) can take long to load a vocabulary.
+      browser.setDefaultTimeout(90_000);
       const page = await browser.newPage();
       page.on("pageerror", (error) => errors.push(error.message));
       await Deno.mkdir(OUTPUT, { recursive: true });
