@@ -3,11 +3,22 @@
 // SDK put in the prompt of the model's next step.
 
 import { deepStrictEqual as assertEquals } from "node:assert/strict";
-import { generateText, stepCountIs } from "ai";
-import { MockLanguageModelV4 } from "ai/test";
+import type { MockLanguageModelV4 } from "ai/test";
 import { createFsTools, type FsToolResult, LocalFileSystem } from "../mod.ts";
-import { toAiSdkTools } from "../adapters/ai_sdk.ts";
 import { withSandbox } from "./_helpers.ts";
+
+// The `ai` package reads the host name as it loads (Deno: --allow-sys=hostname).
+const ignore = Deno.permissions.querySync({ name: "sys", kind: "hostname" }).state !== "granted";
+if (ignore) {
+  console.warn("adapter_ai_sdk_test.ts: skipped, `ai` needs --allow-sys=hostname (deno test -A)");
+}
+const { generateText, stepCountIs } = ignore ? {} as typeof import("ai") : await import("ai");
+const { MockLanguageModelV4: Model } = ignore
+  ? {} as typeof import("ai/test")
+  : await import("ai/test");
+const { toAiSdkTools } = ignore
+  ? {} as typeof import("../adapters/ai_sdk.ts")
+  : await import("../adapters/ai_sdk.ts");
 
 const USAGE = {
   inputTokens: { total: 1, noCache: 1, cacheRead: 0, cacheWrite: 0 },
@@ -16,7 +27,7 @@ const USAGE = {
 
 /** A model that makes the given tool calls in its first step and then answers "done". */
 function scripted(calls: [string, unknown][]): MockLanguageModelV4 {
-  return new MockLanguageModelV4(
+  return new Model(
     {
       doGenerate: [
         {
@@ -53,41 +64,49 @@ function toolOutputs(model: MockLanguageModelV4): Record<string, unknown> {
   return outputs;
 }
 
-Deno.test("ai-sdk: the model gets exactly toolfs's text, errors as error-text (C7.1)", async () => {
-  await withSandbox({ "a.txt": "hello\nworld\n" }, async ({ root }) => {
-    const tools = createFsTools({ fs: new LocalFileSystem({ roots: [root] }) });
-    const reference = createFsTools({ fs: new LocalFileSystem({ roots: [root] }) });
-    const calls: [string, unknown][] = [
-      ["read", { file_path: "a.txt", limit: 1 }],
-      ["read", { file_path: "a.txt", limit: "x" }],
-      ["list", { path: "missing" }],
-    ];
-    const model = scripted(calls);
-    const result = await generateText({
-      model,
-      tools: toAiSdkTools(tools, { session: {} }),
-      stopWhen: stepCountIs(3),
-      prompt: "read a.txt",
+Deno.test(
+  "ai-sdk: the model gets exactly toolfs's text, errors as error-text (C7.1)",
+  { ignore },
+  async () => {
+    await withSandbox({ "a.txt": "hello\nworld\n" }, async ({ root }) => {
+      const tools = createFsTools({ fs: new LocalFileSystem({ roots: [root] }) });
+      const reference = createFsTools({ fs: new LocalFileSystem({ roots: [root] }) });
+      const calls: [string, unknown][] = [
+        ["read", { file_path: "a.txt", limit: 1 }],
+        ["read", { file_path: "a.txt", limit: "x" }],
+        ["list", { path: "missing" }],
+      ];
+      const model = scripted(calls);
+      const result = await generateText({
+        model,
+        tools: toAiSdkTools(tools, { session: {} }),
+        stopWhen: stepCountIs(3),
+        prompt: "read a.txt",
+      });
+      assertEquals(result.text, "done");
+      const expected = await Promise.all(
+        calls.map(([name, args]) => reference.execute(name, args)),
+      );
+      assertEquals(toolOutputs(model), {
+        call_0: { type: "text", value: expected[0].content },
+        // The SDK did not pre-empt toolfs's own argument check.
+        call_1: { type: "error-text", value: "Error: limit must be a positive integer" },
+        call_2: { type: "error-text", value: expected[2].content },
+      });
+      // The host still has the whole result: value and error code.
+      const results = result.steps[0].toolResults;
+      assertEquals(results.map((r) => (r.output as { isError: boolean }).isError), [
+        false,
+        true,
+        true,
+      ]);
     });
-    assertEquals(result.text, "done");
-    const expected = await Promise.all(calls.map(([name, args]) => reference.execute(name, args)));
-    assertEquals(toolOutputs(model), {
-      call_0: { type: "text", value: expected[0].content },
-      // The SDK did not pre-empt toolfs's own argument check.
-      call_1: { type: "error-text", value: "Error: limit must be a positive integer" },
-      call_2: { type: "error-text", value: expected[2].content },
-    });
-    // The host still has the whole result: value and error code.
-    const results = result.steps[0].toolResults;
-    assertEquals(results.map((r) => (r.output as { isError: boolean }).isError), [
-      false,
-      true,
-      true,
-    ]);
-  });
-});
+  },
+);
 
-Deno.test("ai-sdk: after an edit the model sees the one-line success, not the file twice", async () => {
+Deno.test("ai-sdk: after an edit the model sees the one-line success, not the file twice", {
+  ignore,
+}, async () => {
   await withSandbox({ "a.txt": "hello\n" }, async ({ root }) => {
     const tools = createFsTools({ fs: new LocalFileSystem({ roots: [root] }) });
     const session = {};
@@ -110,7 +129,9 @@ Deno.test("ai-sdk: after an edit the model sees the one-line success, not the fi
   });
 });
 
-Deno.test("ai-sdk: the session option scopes read-before-write (C5.2) and the schemas are ours", async () => {
+Deno.test("ai-sdk: the session option scopes read-before-write (C5.2) and the schemas are ours", {
+  ignore,
+}, async () => {
   await withSandbox({ "a.txt": "hello\n" }, async ({ root }) => {
     const tools = createFsTools({ fs: new LocalFileSystem({ roots: [root] }) });
     const model = scripted([["edit", {
@@ -135,7 +156,7 @@ Deno.test("ai-sdk: the session option scopes read-before-write (C5.2) and the sc
   });
 });
 
-Deno.test("ai-sdk: the call's abortSignal reaches the tool (C7.2)", async () => {
+Deno.test("ai-sdk: the call's abortSignal reaches the tool (C7.2)", { ignore }, async () => {
   await withSandbox({ "a.txt": "hello\n" }, async ({ root }) => {
     const tools = createFsTools({ fs: new LocalFileSystem({ roots: [root] }) });
     const set = toAiSdkTools(tools);
