@@ -210,7 +210,12 @@ function callerDirectory(): string {
 
 async function writeAll(writer: CliWriter, text: string): Promise<void> {
   let bytes = new TextEncoder().encode(text);
-  while (bytes.length > 0) bytes = bytes.subarray(await writer.write(bytes));
+  try {
+    while (bytes.length > 0) bytes = bytes.subarray(await writer.write(bytes));
+  } catch (error) {
+    // A reader that went away (`toolfs read big.log | head -1`) is not an error of ours.
+    if (!(error instanceof Deno.errors.BrokenPipe)) throw error;
+  }
 }
 
 function message(error: unknown): string {

@@ -8,6 +8,10 @@
  *   generic "An error occurred" message;
  * - the run's abort signal cancels the tool call.
  *
+ * The tools are built with `@openai/agents-core`, the package `@openai/agents` re-exports (its
+ * `Agent` takes them as they are), so this module does not load the realtime and OpenAI-client
+ * parts of the SDK.
+ *
  * @example Ten lines to an agent
  * ```ts ignore
  * import { Agent, run } from "@openai/agents";
@@ -26,7 +30,7 @@
  * @module
  */
 
-import { type FunctionTool, tool } from "@openai/agents";
+import { type FunctionTool, tool } from "@openai/agents-core";
 import { type FsTools, type ToolInputSchema, toOpenAIResponsesTools } from "../mod.ts";
 
 /** Options of {@linkcode toOpenAIAgentsTools}. */

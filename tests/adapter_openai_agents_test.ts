@@ -1,4 +1,5 @@
-// The OpenAI Agents SDK adapter against the real @openai/agents: each tool's invoke path, as the
+// The OpenAI Agents SDK adapter against the real @openai/agents-core (the SDK @openai/agents
+// re-exports): each tool's invoke path, as the
 // SDK's runner calls it with the model's JSON arguments, and a whole run driven by a scripted
 // model (an object implementing the SDK's Model interface; no network).
 
@@ -6,14 +7,16 @@ import { deepStrictEqual as assertEquals, ok as assert } from "node:assert/stric
 import { createFsTools, LocalFileSystem, toOpenAIResponsesTools } from "../mod.ts";
 import { withSandbox } from "./_helpers.ts";
 
-// @openai/agents reads its environment (OPENAI_* variables, DEBUG) as it loads.
+// @openai/agents-core reads its environment (OPENAI_* variables, DEBUG) as it loads.
 const ignore = Deno.permissions.querySync({ name: "env" }).state !== "granted";
 if (ignore) {
   console.warn(
-    "adapter_openai_agents_test.ts: skipped, @openai/agents needs --allow-env (deno test -A)",
+    "adapter_openai_agents_test.ts: skipped, @openai/agents-core needs --allow-env (deno test -A)",
   );
 }
-const agents = ignore ? {} as typeof import("@openai/agents") : await import("@openai/agents");
+const agents = ignore
+  ? {} as typeof import("@openai/agents-core")
+  : await import("@openai/agents-core");
 const { toOpenAIAgentsTools } = ignore
   ? {} as typeof import("../adapters/openai_agents.ts")
   : await import("../adapters/openai_agents.ts");
@@ -125,7 +128,7 @@ Deno.test("openai-agents: in a Runner run the model's next turn gets exactly too
     const expected = await tools.execute("read", { file_path: "a.txt" }, { session: {} });
     const requests: unknown[] = [];
     const usage = new agents.Usage();
-    const model: import("@openai/agents").Model = {
+    const model: import("@openai/agents-core").Model = {
       getResponse(request) {
         requests.push(structuredClone(request.input));
         const output = requests.length === 1

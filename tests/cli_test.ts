@@ -54,6 +54,13 @@ Deno.test("cli prints exactly execute(...).content for each tool, exit 0", async
         "read",
         '{"file_path":"notes.txt","limit":2}',
       ]],
+      // Positionals fill the properties the JSON object left out.
+      ["read", { file_path: "notes.txt", offset: 2, limit: 1 }, [
+        "read",
+        '{"file_path":"notes.txt"}',
+        "2",
+        "1",
+      ]],
       ["write", { file_path: "new.txt", content: "hi\n" }, ["write", "new.txt", "hi\n"]],
     ];
     for (const [tool, args, argv] of calls) {

@@ -220,7 +220,9 @@ export function parseToolArgs(
       args = object;
       continue;
     }
-    while (positional < names.length && (names[positional] in flags)) positional++;
+    while (positional < names.length && (names[positional] in flags || names[positional] in args)) {
+      positional++;
+    }
     if (positional >= names.length) {
       return `too many arguments for ${definition.name}: ${JSON.stringify(token)} (it takes ${
         names.join(", ")
