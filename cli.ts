@@ -26,7 +26,7 @@
  * @module
  */
 
-import { resolve } from "node:path";
+import { isAbsolute, relative, resolve } from "node:path";
 import {
   createFsTools,
   type FsProviderWithRoots,
@@ -48,7 +48,8 @@ export interface CliWriter {
 /** Options of {@linkcode runCli}. */
 export interface RunCliOptions {
   /**
-   * The directory relative roots and files resolve against, and the default root.
+   * The directory relative roots resolve against, and the default root; relative file paths
+   * resolve against it too when it lies inside a root (else against the first root).
    * @default {the caller's directory (`INIT_CWD` under `deno task`, else `Deno.cwd()`)}
    */
   cwd?: string;
@@ -118,8 +119,10 @@ export async function runCli(
   let session: SessionFile | undefined;
   try {
     session = command.session ? await SessionFile.load(resolve(cwd, command.session)) : undefined;
+    const fs = new LocalFileSystem({ roots: rootsOf(command, cwd) });
     tools = createFsTools({
-      fs: new LocalFileSystem({ roots: rootsOf(command, cwd) }),
+      fs,
+      cwd: insideRoots(fs, cwd) ? cwd : undefined,
       policy: command.policy ? session?.policy ?? true : false,
       config: command.config as Partial<FsToolsConfig>,
     });
@@ -186,6 +189,20 @@ export async function runCli(
 function usageDefinitions(): FsTools["definitions"] {
   const fs = { roots: [{ path: "/", write: false }] } as unknown as FsProviderWithRoots;
   return createFsTools({ fs, policy: false }).definitions;
+}
+
+/** Whether a directory lies inside a root (then relative paths resolve against it). */
+function insideRoots(fs: LocalFileSystem, dir: string): boolean {
+  let real: string;
+  try {
+    real = Deno.realPathSync(dir);
+  } catch {
+    return false;
+  }
+  return fs.roots.some((r) => {
+    const rel = relative(r.path, real);
+    return rel === "" || (!rel.startsWith("..") && !isAbsolute(rel));
+  });
 }
 
 function rootsOf(command: CliRun, cwd: string): RootSpec[] {

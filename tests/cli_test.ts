@@ -262,3 +262,60 @@ Deno.test({
     assert(usage.stderr.includes("toolfs: no tool given\nusage: toolfs"));
   },
 });
+
+Deno.test("cli --read-only roots are never written (C3.3)", async () => {
+  await withSandbox({ "a.txt": "hello\n" }, async ({ root }) => {
+    const got = await cli(root, ["--read-only", ".", "--no-policy", "write", "a.txt", "x"]);
+    assertEquals(got, {
+      status: 1,
+      stdout: 'Error: cannot write "a.txt": the root is read-only',
+      stderr: "",
+    });
+    assertEquals(await Deno.readTextFile(join(root, "a.txt")), "hello\n");
+  });
+});
+
+Deno.test({
+  name: "cli without --root: the current directory, read-only when Deno may not write it (C7.3)",
+  ignore: !canRun,
+  async fn() {
+    await withSandbox({ "a.txt": "hello\n" }, async ({ root }) => {
+      const run = async (flags: string[], args: string[]) => {
+        const out = await new Deno.Command(Deno.execPath(), {
+          args: ["run", "--no-prompt", ...flags, join(PROJECT, "cli.ts"), ...args],
+          cwd: root,
+          stdin: "null",
+        }).output();
+        return { code: out.code, stdout: new TextDecoder().decode(out.stdout) };
+      };
+      const read = await run([`--allow-read=${root}`], ["read", "a.txt"]);
+      assertEquals(read.code, 0);
+      assert(read.stdout.includes("1: hello\n"));
+      const write = await run([`--allow-read=${root}`], ["--no-policy", "write", "a.txt", "x"]);
+      assertEquals(write, {
+        code: 1,
+        stdout: 'Error: cannot write "a.txt": the root is read-only',
+      });
+      const allowed = await run([`--allow-read=${root}`, `--allow-write=${root}`], [
+        "--no-policy",
+        "write",
+        "a.txt",
+        "x",
+      ]);
+      assertEquals(allowed.code, 0);
+      assertEquals(await Deno.readTextFile(join(root, "a.txt")), "x");
+    });
+  },
+});
+
+Deno.test("cli resolves relative paths against the caller's directory inside a root (C3.1, C3.4)", async () => {
+  await withSandbox({ "src/a.ts": "x\n", "b.txt": "y\n" }, async ({ dir, root }) => {
+    const inside = await cli(join(root, "src"), ["--root", "..", "read", "a.ts"]);
+    assertEquals(inside.status, 0);
+    assert(inside.stdout.startsWith("<path>a.ts</path>"), inside.stdout);
+    // Outside every root, the first root is the session directory.
+    const outside = await cli(dir, ["--root", "root", "read", "b.txt"]);
+    assertEquals(outside.status, 0);
+    assert(outside.stdout.startsWith("<path>b.txt</path>"), outside.stdout);
+  });
+});
