@@ -26,7 +26,7 @@
  * @module
  */
 
-import { isAbsolute, relative, resolve } from "node:path";
+import { isAbsolute, relative, resolve, sep as SEP } from "node:path";
 import {
   createFsTools,
   type FsProviderWithRoots,
@@ -201,7 +201,7 @@ function insideRoots(fs: LocalFileSystem, dir: string): boolean {
   }
   return fs.roots.some((r) => {
     const rel = relative(r.path, real);
-    return rel === "" || (!rel.startsWith("..") && !isAbsolute(rel));
+    return rel === "" || (rel.split(SEP)[0] !== ".." && !isAbsolute(rel));
   });
 }
 
