@@ -25,3 +25,5 @@
  */
 
 export * from "./src/provider/memory/memory_fs.ts";
+// The seam it implements, so this entry documents itself without `mod.ts`.
+export type * from "./src/provider/fs_provider.ts";

@@ -21,3 +21,5 @@
 
 export * from "./src/testing/fixture.ts";
 export * from "./src/testing/provider_conformance.ts";
+export type { FsProviderWithRoots } from "./src/tools/tools.ts";
+export type * from "./src/provider/fs_provider.ts";
