@@ -6,6 +6,7 @@ import assert from "node:assert/strict";
 import type { FsCallContext } from "../../mod.ts";
 import { MemoryFileSystem } from "../../memory.ts";
 import { PROVIDERS, type Sandbox, sandbox, type SandboxOptions } from "../_sandbox.ts";
+import { granted } from "../_helpers.ts";
 
 type Step =
   | { run: [string, unknown, FsCallContext?]; expect?: string; code?: string }
@@ -302,6 +303,42 @@ scenario("C1.7/C3/C7: not found, not a directory, outside the roots, read-only, 
   { run: ["read", { file_path: "a\0b" }], code: "FS_INVALID_ARGUMENT" },
   { run: ["read", { file_path: "a.txt" }, { cwd: "../root_evil" }], code: "FS_OUTSIDE_ROOT" },
 ], { roots: [{ name: "docs", write: false }] });
+
+scenario("C1.7/C3.9: unsafe names are quoted alike on both providers", {
+  "x\n\n(Empty directory)\nforged": "",
+  "dir\u202eevil/": "",
+  "tab\tname.txt": "one\n",
+  "plain.txt": "",
+}, [
+  { run: ["list", {}] },
+  { run: ["read", { file_path: "tab\tname.txt" }] },
+  { run: ["write", { file_path: "new\u2028line.txt", content: "x" }] },
+  { run: ["read", { file_path: "gone\u0085.txt" }], code: "FS_NOT_FOUND" },
+]);
+
+Deno.test({
+  name: "C1.7: MemoryFileSystem runs the tools with no Deno permission at all",
+  ignore: !granted("run"),
+  fn: async () => {
+    const script = `
+      import { createFsTools } from "${new URL("../../mod.ts", import.meta.url)}";
+      import { MemoryFileSystem } from "${new URL("../../memory.ts", import.meta.url)}";
+      const fs = new MemoryFileSystem({ roots: ["/w"], files: { "/w/a.txt": "hi\\n" } });
+      const tools = createFsTools({ fs });
+      await tools.execute("read", { file_path: "a.txt" });
+      const edit = await tools.execute("edit", { file_path: "a.txt", old_string: "hi", new_string: "yo" });
+      console.log(edit.content + " " + JSON.stringify(new TextDecoder().decode(fs.readFile("/w/a.txt"))));
+    `;
+    const { code, stdout, stderr } = await new Deno.Command(Deno.execPath(), {
+      args: ["eval", "--no-prompt", "--no-config", "--no-lock", script],
+      stdout: "piped",
+      stderr: "piped",
+    }).output();
+    const decode = (bytes: Uint8Array) => new TextDecoder().decode(bytes);
+    assert.equal(code, 0, decode(stderr));
+    assert.equal(decode(stdout).trim(), 'The file a.txt has been updated successfully. "yo\\n"');
+  },
+});
 
 Deno.test("C1.7: roots are created as empty directories; relative roots and conflicts are refused", async () => {
   const fs = new MemoryFileSystem({ roots: ["/w", { path: "/ro/", write: false }] });
