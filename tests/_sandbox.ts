@@ -45,6 +45,10 @@ export interface SandboxOptions extends Omit<CreateFsToolsOptions, "fs"> {
    * `write: false` for read-only ones; a name inside the first root (`root/vendor`) nests.
    */
   roots?: readonly FixtureRoot[];
+  /** Makes the first root read-only. */
+  readOnly?: boolean;
+  /** Bytes per chunk of a streamed read (both providers take it). */
+  chunkSize?: number;
 }
 
 /** A provider over a fixture tree, with tools. Dispose of it (`await using`) or `cleanup()`. */
@@ -96,9 +100,10 @@ export async function sandbox(
   files: Record<string, string | Uint8Array> = {},
   options: SandboxOptions = {},
 ): Promise<Sandbox> {
-  const { roots = [], ...toolOptions } = options;
+  const { roots = [], readOnly = false, chunkSize, ...toolOptions } = options;
   const layout = {
-    roots: [{ name: "root" }, ...roots],
+    roots: [{ name: "root", write: !readOnly }, ...roots],
+    chunkSize,
     files: Object.fromEntries(Object.entries(files).map(([path, c]) => [inBase(path), c])),
   };
   const fixture: ProviderFixture = await FACTORIES[kind](layout);

@@ -153,6 +153,21 @@ export function seamChecks(factory: ProviderFactory): ConformanceCheck[] {
           assert.equal(text(await box.read("root/new/deep/a.txt")), "two\n");
         }),
     ),
+    check("C4.3: a reader sees the old content or the new, never a mix", () => {
+      const old = "old line\n".repeat(50_000);
+      return withFixture(factory, { files: { "root/a.txt": old } }, async (box) => {
+        const at = await target(box, "root/a.txt", "write");
+        const handle = await box.fs.streamText(at);
+        try {
+          await box.fs.writeText(at, "new\n");
+          const seen = text(await drain(handle.chunks, 0));
+          assert.ok(seen === old || seen === "new\n", "a mix of old and new bytes");
+        } finally {
+          handle.close();
+        }
+        assert.equal(text((await box.fs.readText(at)).bytes), "new\n");
+      });
+    }),
     check(
       "C4.3/C4.4: a parent that is a file, and a directory as the target",
       () =>

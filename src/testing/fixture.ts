@@ -34,6 +34,11 @@ export interface FixtureLayout {
    * @default {{}}
    */
   files?: Readonly<Record<string, string | Uint8Array>>;
+  /**
+   * Bytes per chunk of a streamed read, for a provider that takes it (small values exercise
+   * chunk boundaries).
+   */
+  chunkSize?: number;
 }
 
 /** A provider over a fixture tree, with host-side access that bypasses the tools. */
@@ -94,6 +99,7 @@ export function memoryFixtures(base = "/sandbox"): ProviderFactory {
     const fs = new MemoryFileSystem({
       roots: roots.map((root) => ({ path: `${base}/${root.name}`, write: root.write !== false })),
       files,
+      chunkSize: layout.chunkSize,
     });
     return Promise.resolve({
       fs,
@@ -142,6 +148,7 @@ export function localFixtures(): ProviderFactory {
       for (const root of roots) await Deno.mkdir(join(base, root.name), { recursive: true });
       const fs = new LocalFileSystem({
         roots: roots.map((root) => ({ path: join(base, root.name), write: root.write !== false })),
+        chunkSize: layout.chunkSize,
       });
       return {
         fs,

@@ -172,6 +172,44 @@ scenario("C1.7/C4.2: a streamed read gives the same text as a whole-file read", 
   { run: ["read", { file_path: "bin.dat" }], code: "FS_BINARY" },
 ], { config: { readStreamMinSize: 1 } });
 
+scenario("C1.7/C4.2: streamed in 3-byte chunks, CRLF and multi-byte text split across chunks", {
+  "u.txt": "\uFEFFé\r\nñandú 日本\r\nlast",
+}, [
+  {
+    run: ["read", { file_path: "u.txt" }],
+    expect: view(
+      "u.txt",
+      "file",
+      ["1: é", "2: ñandú 日本", "3: last"],
+      "(End of file - total 3 lines)",
+    ),
+  },
+  {
+    run: ["read", { file_path: "u.txt", offset: 2, limit: 1 }],
+    expect: view(
+      "u.txt",
+      "file",
+      ["2: ñandú 日本"],
+      "(Showing lines 2-2 of 3. Use offset=3 to continue.)",
+    ),
+  },
+], { config: { readStreamMinSize: 1 }, chunkSize: 3 });
+
+scenario(
+  "C1.7/C3.3: a read-only first root refuses write and edit, reads fine",
+  { "a.txt": "a\n" },
+  [
+    { run: ["read", { file_path: "a.txt" }] },
+    {
+      run: ["edit", { file_path: "a.txt", old_string: "a", new_string: "b" }],
+      expect: `Error: cannot edit "a.txt": the root is read-only`,
+      code: "FS_READ_ONLY",
+    },
+    { run: ["write", { file_path: "new.txt", content: "x" }], code: "FS_READ_ONLY" },
+  ],
+  { readOnly: true },
+);
+
 scenario("C1.7/C4.3/C5: write creates (parents too), needs a read to update, then updates", {
   "a.txt": "old\n",
 }, [
