@@ -20,6 +20,8 @@
  */
 
 export * from "./src/testing/fixture.ts";
+export * from "./src/testing/local_fixtures.ts";
+export * from "./src/testing/memory_fixtures.ts";
 export * from "./src/testing/provider_conformance.ts";
 export type { FsProviderWithRoots } from "./src/tools/tools.ts";
 export type * from "./src/provider/fs_provider.ts";

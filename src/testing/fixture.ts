@@ -1,14 +1,12 @@
 /**
- * Provider fixtures: the same file tree built on any {@linkcode FsProvider}, so one test runs on
- * `LocalFileSystem` (a temporary directory) and on `MemoryFileSystem` alike.
+ * Provider fixtures: the same file tree built on any provider, so one test runs on
+ * `LocalFileSystem` (a temporary directory) and on `MemoryFileSystem` alike. The factories are
+ * `localFixtures` and `memoryFixtures`.
  *
  * @module
  */
 
-import { dirname, join } from "node:path";
 import type { FsProviderWithRoots } from "../tools/tools.ts";
-import { LocalFileSystem } from "../provider/local_fs.ts";
-import { MemoryFileSystem } from "../provider/memory/memory_fs.ts";
 
 /** A root of a fixture: a directory below the fixture's base, by name. */
 export interface FixtureRoot {
@@ -70,106 +68,6 @@ export interface ProviderFixture {
  * conformance suite on their provider.
  */
 export type ProviderFactory = (layout: FixtureLayout) => Promise<ProviderFixture>;
-
-const DEFAULT_ROOTS: readonly FixtureRoot[] = [{ name: "root" }];
-
-/**
- * A factory of {@linkcode MemoryFileSystem} fixtures, based at `/sandbox`.
- *
- * @param base The absolute base directory of every fixture.
- * @returns The factory.
- *
- * @example A memory fixture
- * ```ts
- * import assert from "node:assert/strict";
- * import { memoryFixtures } from "./fixture.ts";
- *
- * const box = await memoryFixtures()({ files: { "root/a.txt": "x" } });
- * assert.equal(new TextDecoder().decode(await box.read("root/a.txt") ?? undefined), "x");
- * assert.equal(box.fs.roots[0].path, "/sandbox/root");
- * ```
- */
-export function memoryFixtures(base = "/sandbox"): ProviderFactory {
-  return (layout) => {
-    const roots = layout.roots ?? DEFAULT_ROOTS;
-    const files: Record<string, string | Uint8Array> = {};
-    for (const [path, content] of Object.entries(layout.files ?? {})) {
-      files[`${base}/${path}`] = content;
-    }
-    const fs = new MemoryFileSystem({
-      roots: roots.map((root) => ({ path: `${base}/${root.name}`, write: root.write !== false })),
-      files,
-      chunkSize: layout.chunkSize,
-    });
-    return Promise.resolve({
-      fs,
-      base,
-      write: (path, content) => Promise.resolve(fs.writeFile(`${base}/${path}`, content)),
-      read: (path) => Promise.resolve(fs.readFile(`${base}/${path}`) ?? null),
-      cleanup: () => Promise.resolve(),
-    });
-  };
-}
-
-/**
- * A factory of `LocalFileSystem` fixtures, each in a fresh temporary directory (needs
- * `--allow-read` and `--allow-write` for it).
- *
- * @returns The factory.
- *
- * @example A fixture on disk
- * ```ts ignore
- * import assert from "node:assert/strict";
- * import { localFixtures } from "./fixture.ts";
- *
- * const box = await localFixtures()({ files: { "root/a.txt": "x" } });
- * try {
- *   assert.equal(await Deno.readTextFile(`${box.base}/root/a.txt`), "x");
- * } finally {
- *   await box.cleanup();
- * }
- * ```
- */
-export function localFixtures(): ProviderFactory {
-  return async (layout) => {
-    const base = await Deno.realPath(await Deno.makeTempDir({ prefix: "toolfs_fixture_" }));
-    try {
-      const write = async (path: string, content: string | Uint8Array) => {
-        const absolute = join(base, path);
-        await Deno.mkdir(dirname(absolute), { recursive: true });
-        if (typeof content === "string") await Deno.writeTextFile(absolute, content);
-        else await Deno.writeFile(absolute, content);
-      };
-      for (const [path, content] of Object.entries(layout.files ?? {})) {
-        if (path.endsWith("/")) await Deno.mkdir(join(base, path), { recursive: true });
-        else await write(path, content);
-      }
-      const roots = layout.roots ?? DEFAULT_ROOTS;
-      for (const root of roots) await Deno.mkdir(join(base, root.name), { recursive: true });
-      const fs = new LocalFileSystem({
-        roots: roots.map((root) => ({ path: join(base, root.name), write: root.write !== false })),
-        chunkSize: layout.chunkSize,
-      });
-      return {
-        fs,
-        base,
-        write,
-        read: async (path) => {
-          try {
-            return await Deno.readFile(join(base, path));
-          } catch (error) {
-            if (error instanceof Deno.errors.NotFound) return null;
-            throw error;
-          }
-        },
-        cleanup: () => Deno.remove(base, { recursive: true }),
-      };
-    } catch (error) {
-      await Deno.remove(base, { recursive: true }).catch(() => {});
-      throw error;
-    }
-  };
-}
 
 /** One named check of the conformance suite. */
 export interface ConformanceCheck {

@@ -31,7 +31,7 @@ export interface ProviderConformanceOptions {
  * ```ts
  * import assert from "node:assert/strict";
  * import { conformanceChecks } from "./provider_conformance.ts";
- * import { memoryFixtures } from "./fixture.ts";
+ * import { memoryFixtures } from "./memory_fixtures.ts";
  *
  * const checks = conformanceChecks(memoryFixtures());
  * assert.ok(checks.length > 10);
