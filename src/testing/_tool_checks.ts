@@ -141,6 +141,46 @@ export function toolChecks(factory: ProviderFactory): ConformanceCheck[] {
         }),
     ),
     check(
+      "C5.5: two sessions racing to edit one file: one wins, the other is told it is stale",
+      () =>
+        withFixture(factory, { files: { "root/a.txt": "count 0\n" } }, async (box) => {
+          const tools = createFsTools({ fs: box.fs });
+          const sessions = [{}, {}];
+          for (const session of sessions) {
+            ok(await tools.execute("read", { file_path: "a.txt" }, { session }));
+          }
+          const results = await Promise.all(sessions.map((session, i) =>
+            tools.execute(
+              "edit",
+              { file_path: "a.txt", old_string: "count 0", new_string: `count ${i + 1}` },
+              { session },
+            )
+          ));
+          assert.deepEqual(results.map((r) => r.error?.code ?? "ok").sort(), ["FS_STALE", "ok"]);
+          const winner = results.findIndex((r) => !r.isError) + 1;
+          assert.equal(text(await box.read("root/a.txt")), `count ${winner}\n`);
+        }),
+    ),
+    check(
+      "C5.5: two tool instances racing to edit one file: one wins, the other is stale",
+      () =>
+        withFixture(factory, { files: { "root/a.txt": "count 0\n" } }, async (box) => {
+          // Two instances share no serializer: only the provider's check under its lock decides.
+          const agents = [createFsTools({ fs: box.fs }), createFsTools({ fs: box.fs })];
+          for (const tools of agents) ok(await tools.execute("read", { file_path: "a.txt" }));
+          const results = await Promise.all(agents.map((tools, i) =>
+            tools.execute("edit", {
+              file_path: "a.txt",
+              old_string: "count 0",
+              new_string: `count ${i + 1}`,
+            })
+          ));
+          assert.deepEqual(results.map((r) => r.error?.code ?? "ok").sort(), ["FS_STALE", "ok"]);
+          const winner = results.findIndex((r) => !r.isError) + 1;
+          assert.equal(text(await box.read("root/a.txt")), `count ${winner}\n`);
+        }),
+    ),
+    check(
       "C5.1: a file created between the check and the write is not clobbered (FS_EXISTS)",
       () =>
         withFixture(factory, {}, async (box) => {
