@@ -6,7 +6,7 @@ import assert from "node:assert/strict";
 import type { FsCallContext } from "../../mod.ts";
 import { MemoryFileSystem } from "../../memory.ts";
 import { PROVIDERS, type Sandbox, sandbox, type SandboxOptions } from "../_sandbox.ts";
-import { granted } from "../_helpers.ts";
+import { needsRun } from "../_helpers.ts";
 
 type Step =
   | { run: [string, unknown, FsCallContext?]; expect?: string; code?: string }
@@ -354,9 +354,10 @@ scenario("C1.7/C3.9: unsafe names are quoted alike on both providers", {
   { run: ["read", { file_path: "gone\u0085.txt" }], code: "FS_NOT_FOUND" },
 ]);
 
+const noPermissions = "C1.7: MemoryFileSystem runs the tools with no Deno permission at all";
 Deno.test({
-  name: "C1.7: MemoryFileSystem runs the tools with no Deno permission at all",
-  ignore: !granted("run"),
+  name: noPermissions,
+  ignore: needsRun(noPermissions),
   fn: async () => {
     const script = `
       import { createFsTools } from "${new URL("../../mod.ts", import.meta.url)}";
