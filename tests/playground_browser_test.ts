@@ -282,6 +282,13 @@ Deno.test({
       assert(!other.url().includes("token="), other.url());
       await other.screenshot({ path: join(OUTPUT, "playground-shared-link.png") });
       assertEquals(errors, []);
+    } catch (error) {
+      // What the page showed when a step failed, for the failure report.
+      for (const [i, page] of browser.pages().entries()) {
+        await page.screenshot({ path: join(OUTPUT, `playground-failure-${i}.png`) })
+          .catch(() => {});
+      }
+      throw error;
     } finally {
       await browser.close();
       await server.stop();
