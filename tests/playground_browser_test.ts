@@ -253,6 +253,11 @@ Deno.test({
       await page.getByTestId("prompt-cost-table").waitFor();
       await page.screenshot({ path: join(OUTPUT, "playground-prompt-cost.png") });
       await page.getByTestId("view-calls").click();
+      // The address follows the state once the page has rendered the change.
+      await page.waitForFunction(() => {
+        const base64 = location.hash.slice(3).replaceAll("-", "+").replaceAll("_", "/");
+        return JSON.parse(atob(base64)).view === "calls";
+      });
 
       // The address holds both calls: reloading re-runs them, and so does the link in a new
       // tab (given the token, which the link itself never carries).
