@@ -32,6 +32,16 @@ import { RecordingFs } from "./_recording_fs.ts";
 
 const BOM = new Uint8Array([0xef, 0xbb, 0xbf]);
 
+/** The keys of `args` that `op`'s schema has: C12.1 refuses any other. */
+function argsOf(op: string, args: Record<string, unknown>): Record<string, unknown> {
+  const keys: Record<string, string[]> = {
+    read: ["file_path", "offset", "limit"],
+    write: ["file_path", "content"],
+    edit: ["file_path", "old_string", "new_string", "replace_all"],
+  };
+  return Object.fromEntries(Object.entries(args).filter(([key]) => keys[op].includes(key)));
+}
+
 function concat(...parts: (Uint8Array | string)[]): Uint8Array {
   const chunks = parts.map((part) => typeof part === "string" ? encoder.encode(part) : part);
   const out = new Uint8Array(chunks.reduce((sum, chunk) => sum + chunk.length, 0));
@@ -311,7 +321,7 @@ Deno.test("C1.4 an unknown tool name is an error result", async () => {
   await withSandbox({}, async ({ root }) => {
     const tools = toolsAt(root);
     assert.deepEqual(await tools.execute("delete", { file_path: "a" }), {
-      content: 'Error: unknown tool "delete"',
+      content: 'Error: unknown tool "delete"; the tools are list, read, write, edit',
       isError: true,
       error: { name: "FsError", code: "FS_UNKNOWN_TOOL" },
     });
@@ -350,7 +360,7 @@ Deno.test("C1.4 read observations are scoped to ctx.session, one default session
     const two = createFsTools({ fs });
     ok(await one.execute("read", { file_path: "a.txt" }));
     assert.deepEqual(failed(await two.execute("write", { file_path: "a.txt", content: "b" })), [
-      'Error: cannot write "a.txt": read it first',
+      'Error: cannot write "a.txt": the file already exists; read it first',
       "FS_NOT_OBSERVED",
     ]);
     ok(await one.execute("write", { file_path: "a.txt", content: "b" }));
@@ -584,7 +594,7 @@ Deno.test("C3.2 paths escaping the root fail with FS_OUTSIDE_ROOT quoting the pa
     for (const path of escapes) {
       for (const op of ["read", "write", "edit"]) {
         const args = { file_path: path, content: "pwned\n", old_string: "secret", new_string: "x" };
-        assert.deepEqual(failed(await tools.execute(op, args)), [
+        assert.deepEqual(failed(await tools.execute(op, argsOf(op, args))), [
           `Error: cannot ${op} "${path}": outside the permitted roots`,
           "FS_OUTSIDE_ROOT",
         ], `${op} ${path}`);
@@ -733,7 +743,7 @@ Deno.test("C3.6 a NUL byte in a path is rejected before any file system call", a
     const nul = "a\0b.txt";
     for (const op of ["read", "write", "edit"]) {
       const args = { file_path: nul, content: "", old_string: "x", new_string: "y" };
-      assert.deepEqual(failed(await tools.execute(op, args)), [
+      assert.deepEqual(failed(await tools.execute(op, argsOf(op, args))), [
         "Error: file_path must not contain a NUL byte",
         "FS_INVALID_ARGUMENT",
       ]);
@@ -1016,7 +1026,7 @@ Deno.test("C4.1 a listing records no read observation and emits no event", async
     ok(await tools.execute("list", {}));
     assert.deepEqual(seen, []);
     assert.deepEqual(failed(await tools.execute("write", { file_path: "a.txt", content: "b" })), [
-      'Error: cannot write "a.txt": read it first',
+      'Error: cannot write "a.txt": the file already exists; read it first',
       "FS_NOT_OBSERVED",
     ]);
   });
@@ -1254,7 +1264,7 @@ Deno.test("C4.2 read of a missing file or a directory fails with not found / not
       "FS_NOT_FOUND",
     ]);
     assert.deepEqual(failed(await tools.execute("read", { file_path: "d" })), [
-      'Error: cannot read "d": not a regular file',
+      'Error: cannot read "d": not a regular file; it is a directory, use list',
       "FS_NOT_REGULAR_FILE",
     ]);
   });
@@ -1275,7 +1285,7 @@ Deno.test({
           for (const op of ["read", "write", "edit"]) {
             const args = { file_path: path, content: "x", old_string: "a", new_string: "b" };
             // A hang here would time the test out: nothing ever writes to the FIFO.
-            assert.deepEqual(failed(await tools.execute(op, args)), [
+            assert.deepEqual(failed(await tools.execute(op, argsOf(op, args))), [
               `Error: cannot ${op} "${path}": not a regular file`,
               "FS_NOT_REGULAR_FILE",
             ]);
@@ -1487,7 +1497,10 @@ Deno.test("C4.4 in a CRLF file an LF old_string matches and the replacement is w
             new_string: "x",
           }),
         ),
-        ['Error: old_string was not found in "mixed.txt"', "FS_NO_MATCH"],
+        [
+          'Error: old_string was not found in "mixed.txt"; lines 1-2 match except for whitespace, so copy the indentation exactly',
+          "FS_NO_MATCH",
+        ],
       );
       ok(
         await tools.execute("edit", {
@@ -1546,7 +1559,10 @@ Deno.test("C4.4 edit reports no match, an ambiguous match, and replaces all with
           new_string: "y = 2",
         }),
       ),
-      ['Error: old_string was not found in "a.txt"', "FS_NO_MATCH"],
+      [
+        'Error: old_string was not found in "a.txt"; read the file again and copy old_string exactly',
+        "FS_NO_MATCH",
+      ],
     );
     assert.deepEqual(
       failed(
@@ -1557,7 +1573,7 @@ Deno.test("C4.4 edit reports no match, an ambiguous match, and replaces all with
         }),
       ),
       [
-        'Error: old_string matches 3 times in "a.txt"; add surrounding context to make it unique or set replace_all to true',
+        'Error: old_string matches 3 times in "a.txt" (lines 1, 2, 3); add surrounding context to make it unique or set replace_all to true',
         "FS_AMBIGUOUS_MATCH",
       ],
     );
@@ -1639,7 +1655,7 @@ Deno.test("C5.1 overwriting needs a read at the current version; creating needs 
       writeText("fresh.txt", true),
     );
     assert.deepEqual(failed(await tools.execute("write", { file_path: "old.txt", content: "x" })), [
-      'Error: cannot write "old.txt": read it first',
+      'Error: cannot write "old.txt": the file already exists; read it first',
       "FS_NOT_OBSERVED",
     ]);
     ok(await tools.execute("read", { file_path: "old.txt" }));
@@ -1711,7 +1727,7 @@ Deno.test("C5.3 the never-read and changed-since-read messages name the operatio
     const tools = toolsAt(root);
     assert.equal(
       (await tools.execute("write", { file_path: "sub/a.txt", content: "b" })).content,
-      'Error: cannot write "sub/a.txt": read it first',
+      'Error: cannot write "sub/a.txt": the file already exists; read it first',
     );
     assert.equal(
       (await tools.execute("edit", { file_path: "a.txt", old_string: "a", new_string: "b" }, {
@@ -1958,7 +1974,7 @@ Deno.test({
       const tools = toolsAt(root, { policy: false });
       for (const op of ["read", "write", "edit"]) {
         const args = { file_path: "loop_a", content: "x", old_string: "a", new_string: "b" };
-        assert.deepEqual(failed(await tools.execute(op, args)), [
+        assert.deepEqual(failed(await tools.execute(op, argsOf(op, args))), [
           `Error: cannot ${op} "loop_a": Too many levels of symbolic links (os error 40)`,
           "FS_IO_ERROR",
         ]);
@@ -2083,7 +2099,7 @@ Deno.test("C7.2 an abort seen before the commit gives FS_ABORTED and leaves the 
       const controller = new AbortController();
       const tools = toolsAt(root, { policy: abortingPolicy(controller) });
       const args = { file_path: "a.txt", content: "new\n", old_string: "old", new_string: "new" };
-      assert.deepEqual(failed(await tools.execute(op, args, { signal: controller.signal })), [
+      assert.deepEqual(failed(await tools.execute(op, argsOf(op, args), { signal: controller.signal })), [
         `Error: cannot ${op} "a.txt": aborted`,
         "FS_ABORTED",
       ]);

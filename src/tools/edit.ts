@@ -6,7 +6,6 @@
  */
 
 import { FsError } from "../fs_error.ts";
-import { matchMessage } from "../render/errors.ts";
 import { renderEdit } from "../render/mutation_render.ts";
 import {
   bytesToText,
@@ -18,6 +17,7 @@ import {
   withTexts,
 } from "./_context.ts";
 import { type EditPlan, type EditRequest, editTexts, MatchError, planEdit } from "./_edit_apply.ts";
+import { matchFailure, withSnippet } from "./_edit_hints.ts";
 import { gated } from "./_mutation.ts";
 
 /** The structured value of an `edit` (C6). */
@@ -55,14 +55,12 @@ export function editTool(
           return planned.plan.pieces;
         } catch (error) {
           if (!(error instanceof MatchError)) throw error;
-          throw new FsError(error.count === 0 ? "FS_NO_MATCH" : "FS_AMBIGUOUS_MATCH", {
-            message: matchMessage(shown, error.count),
-          });
+          throw matchFailure(before, request.oldString, shown, error);
         }
       }, { precondition, signal });
       env.emit("edit", target, outcome.version);
       return {
-        content: renderEdit(shown, request.replaceAll),
+        content: await withSnippet(renderEdit(shown, request.replaceAll), planned?.plan, env),
         value: withTexts({ path: target.path }, () => textsOf(outcome, planned)),
       };
     },
