@@ -2099,10 +2099,13 @@ Deno.test("C7.2 an abort seen before the commit gives FS_ABORTED and leaves the 
       const controller = new AbortController();
       const tools = toolsAt(root, { policy: abortingPolicy(controller) });
       const args = { file_path: "a.txt", content: "new\n", old_string: "old", new_string: "new" };
-      assert.deepEqual(failed(await tools.execute(op, argsOf(op, args), { signal: controller.signal })), [
-        `Error: cannot ${op} "a.txt": aborted`,
-        "FS_ABORTED",
-      ]);
+      assert.deepEqual(
+        failed(await tools.execute(op, argsOf(op, args), { signal: controller.signal })),
+        [
+          `Error: cannot ${op} "a.txt": aborted`,
+          "FS_ABORTED",
+        ],
+      );
       assert.equal(await Deno.readTextFile(join(root, "a.txt")), "old\n");
       assert.deepEqual(await tempFiles(root), []);
     }

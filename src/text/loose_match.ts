@@ -41,7 +41,9 @@ const encoder = new TextEncoder();
  * tabs on each line. `undefined` for a needle of nothing but whitespace.
  */
 function compile(needle: string): Pattern | undefined {
-  const lines = needle.split("\n").map((line) => line.replace(/[ \t]*\r?$/, ""));
+  const lines = needle.replace(/\r\n/g, "\n").split("\n").map((line) =>
+    line.replace(/[ \t]+$/, "")
+  );
   const words: Uint8Array[] = [];
   const seps: Separator[] = [{ newlines: 0, run: false }];
   lines.forEach((line, i) => {
@@ -98,7 +100,12 @@ function backwardSep(h: Uint8Array, at: number, sep: Separator): number {
 function wordAt(h: Uint8Array, at: number, word: Uint8Array): boolean {
   if (at < 0 || at + word.length > h.length) return false;
   for (let j = 0; j < word.length; j++) if (h[at + j] !== word[j]) return false;
-  return true;
+  return !splitsBreak(h, at, word);
+}
+
+/** Whether a word ending in `\r` would take the `\r` of a `\r\n` break (which is no content). */
+function splitsBreak(h: Uint8Array, at: number, word: Uint8Array): boolean {
+  return word[word.length - 1] === CR && h[at + word.length] === LF;
 }
 
 /**
@@ -138,6 +145,7 @@ export function findLoose(haystack: Uint8Array, needle: string): LooseMatch | un
 /** Checks a candidate with word `k` at `p`, outward in both directions. */
 function verify(h: Uint8Array, pattern: Pattern, k: number, p: number): LooseMatch | undefined {
   const { words, seps } = pattern;
+  if (splitsBreak(h, p, words[k])) return undefined;
   let start = p;
   for (let i = k; i >= 0; i--) {
     const sep = seps[i];
