@@ -133,13 +133,46 @@ export function findLoose(haystack: Uint8Array, needle: string): LooseMatch | un
   const { words } = pattern;
   let k = 0;
   for (let i = 1; i < words.length; i++) if (words[i].length > words[k].length) k = i;
-  const anchor = words[k];
-  const h = Buffer.from(haystack.buffer, haystack.byteOffset, haystack.length);
-  for (let p = h.indexOf(anchor); p >= 0; p = h.indexOf(anchor, p + 1)) {
-    const match = verify(haystack, pattern, k, p);
-    if (match) return match;
+  let found: LooseMatch | undefined;
+  eachOccurrence(
+    haystack,
+    words[k],
+    (p) => (found = verify(haystack, pattern, k, p)) !== undefined,
+  );
+  return found;
+}
+
+/**
+ * Calls `visit` with each start of `word` in `h`, left to right (overlapping ones too), until it
+ * returns true. Horspool's skip search: the byte under the window's last position says how far
+ * the window may move, so a word of a dozen bytes reads a fraction of a source file. Should it
+ * compare far more bytes than the haystack holds (a haystack much like the word), the rest is
+ * searched with `Buffer#indexOf`, which has no such worst case.
+ */
+function eachOccurrence(h: Uint8Array, word: Uint8Array, visit: (p: number) => boolean): void {
+  const m = word.length;
+  const shift = new Uint32Array(256).fill(m);
+  for (let j = 0; j < m - 1; j++) shift[word[j]] = m - 1 - j;
+  const lastByte = word[m - 1];
+  const end = h.length - m;
+  let budget = 4 * h.length + 4096;
+  let i = 0;
+  while (i <= end) {
+    const c = h[i + m - 1];
+    if (c === lastByte) {
+      let j = 0;
+      while (j < m - 1 && h[i + j] === word[j]) j++;
+      budget -= j;
+      if (j === m - 1 && visit(i)) return;
+      if (budget < 0) break;
+    }
+    i += shift[c];
   }
-  return undefined;
+  if (i > end) return;
+  const buffer = Buffer.from(h.buffer, h.byteOffset, h.length);
+  for (let p = buffer.indexOf(word, i + 1); p >= 0; p = buffer.indexOf(word, p + 1)) {
+    if (visit(p)) return;
+  }
 }
 
 /** Checks a candidate with word `k` at `p`, outward in both directions. */

@@ -456,7 +456,7 @@ Deno.test("C12.8 the snippet truncates long lines and says one more replacement"
 });
 
 Deno.test("C12.9 systemPrompt states the workspace and each root with its access", async () => {
-  await withSandbox({ "docs/": "" }, async ({ root }) => {
+  await withSandbox({ "docs/": "" }, ({ root }) => {
     const docs = join(root, "docs");
     const fs = new LocalFileSystem({ roots: [root, { path: docs, write: false }] });
     const tools = createFsTools({ fs });
@@ -477,6 +477,7 @@ Deno.test("C12.9 systemPrompt states the workspace and each root with its access
     );
     // Without roots the prompt is the guidance alone, as before.
     assert.equal(systemPrompt(tools.definitions, {}), guidance);
+    return Promise.resolve();
   });
 });
 

@@ -36,7 +36,6 @@ interface Mistake {
 
 const TOOLS = "list, read, write, edit";
 const READ_ARGS = "file_path, offset, limit";
-const EDIT_ARGS = "file_path, old_string, new_string, replace_all";
 
 const MISTAKES: Mistake[] = [
   {

@@ -56,3 +56,9 @@ Deno.test("findLoose agrees with a search of the normalized texts", () => {
     { numRuns: 5000 },
   );
 });
+
+Deno.test("findLoose finds a match in a haystack much like its longest word", () => {
+  const text = "a".repeat(20000) + " b\n";
+  assert.deepEqual(findLoose(bytes(text), "aaaaaaaaaa\tb"), { start: 19990, end: 20002 });
+  assert.equal(findLoose(bytes(text), "aaaaaaaaaa\tc"), undefined);
+});
