@@ -145,7 +145,10 @@ test("mcp: write of an existing file before a read is FS_NOT_OBSERVED, and works
   await withServer({ "config.json": "{}\n" }, async (connect, root) => {
     const { call } = await connect();
     assertEquals(await call("write", { file_path: "config.json", content: '{"a":1}\n' }), {
-      content: [{ type: "text", text: 'Error: cannot write "config.json": read it first' }],
+      content: [{
+        type: "text",
+        text: 'Error: cannot write "config.json": the file already exists; read it first',
+      }],
       isError: true,
       _meta: { "toolfs/error": { name: "FsError", code: "FS_NOT_OBSERVED" } },
     });
@@ -211,7 +214,7 @@ test("mcp: an unknown tool and invalid arguments are tool errors, not protocol e
     const { call } = await connect();
     assertEquals((await call("grep", {})).content, [{
       type: "text",
-      text: 'Error: unknown tool "grep"',
+      text: 'Error: unknown tool "grep"; the tools are list, read, write, edit',
     }]);
     assertEquals((await call("read", { file_path: "" })).content, [{
       type: "text",

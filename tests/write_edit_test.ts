@@ -173,7 +173,7 @@ Deno.test("C4.4 CRLF files: replace_all, single-line matches and CRLF already in
         await tools.execute("edit", { file_path: "w.txt", old_string: "= 1\n", new_string: "x" }),
       ),
       [
-        'Error: old_string matches 3 times in "w.txt"; add surrounding context to make it unique or set replace_all to true',
+        'Error: old_string matches 3 times in "w.txt" (lines 1, 2, 3); add surrounding context to make it unique or set replace_all to true',
         "FS_AMBIGUOUS_MATCH",
       ],
     );
@@ -207,7 +207,7 @@ Deno.test("C4.4 occurrences are counted without overlap", async () => {
     assert.equal(
       (await tools.execute("edit", { file_path: "a.txt", old_string: "aa", new_string: "b" }))
         .content,
-      'Error: old_string matches 2 times in "a.txt"; add surrounding context to make it unique or set replace_all to true',
+      'Error: old_string matches 2 times in "a.txt" (line 1); add surrounding context to make it unique or set replace_all to true',
     );
     ok(
       await tools.execute("edit", {
@@ -223,7 +223,7 @@ Deno.test("C4.4 occurrences are counted without overlap", async () => {
     assert.equal(
       (await tools.execute("edit", { file_path: "a.txt", old_string: "b", new_string: "c" }))
         .content,
-      'Error: old_string was not found in "a.txt"',
+      'Error: old_string was not found in "a.txt"; read the file again and copy old_string exactly',
     );
   });
 });
@@ -278,7 +278,7 @@ Deno.test("C5 sessions are isolated: one session's read or write does not let an
         await tools.execute("write", { file_path: "new.txt", content: "m\n" }, { session: bob }),
       ),
       [
-        'Error: cannot write "new.txt": read it first',
+        'Error: cannot write "new.txt": the file already exists; read it first',
         "FS_NOT_OBSERVED",
       ],
     );
