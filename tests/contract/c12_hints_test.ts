@@ -4,6 +4,7 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { createFsTools, LocalFileSystem, systemPrompt } from "../../mod.ts";
 import { failed, ok, put, toolsAt, withSandbox } from "../_helpers.ts";
+import { forEachProvider, outcome } from "../_sandbox.ts";
 
 const INVALID = "FS_INVALID_ARGUMENT";
 
@@ -496,3 +497,61 @@ Deno.test("C12.9 an absolute path from the stated workspace works", async () => 
     ]);
   });
 });
+
+forEachProvider(
+  "C12.3-C12.7 every hint is the same on both providers",
+  { "src/main.ts": "if (a) {\n  go();\n}\nx\nx\n", "src/util.ts": "", "docs/": "" },
+  async (box) => {
+    const expect = async (name: string, args: unknown, content: string, code: string) =>
+      assert.deepEqual(outcome(box, await box.run(name, args)), [content, code]);
+    await expect(
+      "read",
+      { file_path: "src/mian.ts" },
+      'Error: cannot read "src/mian.ts": not found; did you mean "src/main.ts"?',
+      "FS_NOT_FOUND",
+    );
+    await expect(
+      "list",
+      { path: "Docs" },
+      'Error: cannot list "Docs": not found; did you mean "docs"?',
+      "FS_NOT_FOUND",
+    );
+    await expect(
+      "read",
+      { file_path: "docs" },
+      'Error: cannot read "docs": not a regular file; it is a directory, use list',
+      "FS_NOT_REGULAR_FILE",
+    );
+    await expect(
+      "write",
+      { file_path: "src/util.ts", content: "x" },
+      'Error: cannot write "src/util.ts": the file already exists; read it first',
+      "FS_NOT_OBSERVED",
+    );
+    assert.equal((await box.run("read", { file_path: "src/main.ts" })).isError, false);
+    const edit = (old_string: string) => ({
+      file_path: "src/main.ts",
+      old_string,
+      new_string: "y",
+    });
+    await expect(
+      "edit",
+      edit("1: if (a) {"),
+      'Error: old_string was not found in "src/main.ts"; remove the line numbers that read puts before each line',
+      "FS_NO_MATCH",
+    );
+    await expect(
+      "edit",
+      edit("if (a) {\n\tgo();"),
+      'Error: old_string was not found in "src/main.ts"; lines 1-2 match except for whitespace, so copy the indentation exactly',
+      "FS_NO_MATCH",
+    );
+    await expect(
+      "edit",
+      edit("x\n"),
+      'Error: old_string matches 2 times in "src/main.ts" (lines 4, 5); add surrounding context to make it unique or set replace_all to true',
+      "FS_AMBIGUOUS_MATCH",
+    );
+    assert.equal(await box.read("src/main.ts"), "if (a) {\n  go();\n}\nx\nx\n");
+  },
+);
