@@ -211,7 +211,10 @@ export function createFsTools(options: CreateFsToolsOptions): FsTools {
     const strict = checkArguments(args, definition);
     if (typeof strict === "string") return failure("FS_INVALID_ARGUMENT", strict);
     const a = strict;
-    const given = op === "list" ? optional(a.path) : a.file_path;
+    // The target argument: `file_path` where the schema has one, else the optional `path`
+    // (list, and the search tools' directory).
+    const byFilePath = "file_path" in definition.inputSchema.properties;
+    const given = byFilePath ? a.file_path : optional(a.path);
     const callerPath = typeof given === "string" && given !== "" ? given : ".";
     const here = sessionCwd(ctx ?? {});
     const env: ToolEnv = {
@@ -240,7 +243,7 @@ export function createFsTools(options: CreateFsToolsOptions): FsTools {
       if (env.signal?.aborted) throw new FsError("FS_ABORTED");
       if (callerPath.includes("\0")) {
         throw invalid(
-          op === "list" ? VALIDATION_MESSAGES.pathNul : VALIDATION_MESSAGES.filePathNul,
+          byFilePath ? VALIDATION_MESSAGES.filePathNul : VALIDATION_MESSAGES.pathNul,
         );
       }
       if (here !== cwd) await fs.resolve(here, { cwd: here, op, signal: env.signal });
