@@ -31,13 +31,14 @@ export function linesOf(
 ): { lines: number[]; more: boolean } {
   const lines: number[] = [];
   let line = 1;
-  let scanned = 0; // newlines before `scanned` are counted in `line`
+  // The first line feed not yet counted in `line` (-1: none left). Kept between positions, so
+  // many positions on one long line cost one scan of it, not one each.
+  let next = bytes.indexOf(LF);
   for (const at of positions) {
-    for (let i = bytes.indexOf(LF, scanned); i >= 0 && i < at; i = bytes.indexOf(LF, i + 1)) {
+    while (next >= 0 && next < at) {
       line++;
-      scanned = i + 1;
+      next = bytes.indexOf(LF, next + 1);
     }
-    if (scanned < at) scanned = at;
     if (lines[lines.length - 1] === line) continue;
     if (lines.length === max) return { lines, more: true };
     lines.push(line);

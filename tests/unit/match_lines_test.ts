@@ -17,3 +17,9 @@ Deno.test("lineRange puts a line feed on the line it ends", () => {
   assert.deepEqual(lineRange(text, 0, 3), { first: 1, last: 2 });
   assert.deepEqual(lineRange(text, 4, 6), { first: 3, last: 3 });
 });
+
+Deno.test("linesOf scans a long line once for many positions on it", () => {
+  const text = bytes("a".repeat(4_000_000) + "\nb");
+  const positions = Array.from({ length: 200_000 }, (_, i) => i * 20);
+  assert.deepEqual(linesOf(text, [...positions, 4_000_001], 10), { lines: [1, 2], more: false });
+});
