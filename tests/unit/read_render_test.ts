@@ -8,7 +8,7 @@ import {
   renderRead,
   truncateLine,
   utf8Length,
-} from "../src/render/read_render.ts";
+} from "../../src/render/read_render.ts";
 
 const loneSurrogates = fc.array(
   fc.oneof(

@@ -5,7 +5,7 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { crashContents } from "./_crash_child.ts";
-import { needsRun, sandbox } from "./_helpers.ts";
+import { needsRun, sandbox } from "../_helpers.ts";
 
 const KILLS = 50;
 

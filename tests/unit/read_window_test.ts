@@ -12,8 +12,8 @@ import {
   type FsTarget,
   type FsToolsConfig,
   LocalFileSystem,
-} from "../mod.ts";
-import { ok, readText, sandbox, toolsAt, withSandbox } from "./_helpers.ts";
+} from "../../mod.ts";
+import { ok, readText, sandbox, toolsAt, withSandbox } from "../_helpers.ts";
 
 const utf8 = new TextDecoder("utf-8", { ignoreBOM: true });
 

@@ -5,8 +5,8 @@
 import assert from "node:assert/strict";
 import { Buffer } from "node:buffer";
 import fc from "fast-check";
-import { applyEdit, editTexts, MatchError, planEdit } from "../src/tools/_edit_apply.ts";
-import { isAscii } from "../src/tools/_newlines.ts";
+import { applyEdit, editTexts, MatchError, planEdit } from "../../src/tools/_edit_apply.ts";
+import { isAscii } from "../../src/tools/_newlines.ts";
 
 const decoder = new TextDecoder();
 
