@@ -42,9 +42,8 @@ import {
   LocalFileSystem,
   type RootSpec,
   systemPrompt,
-  toMcpCallResult,
-  toMcpTools,
 } from "./mod.ts";
+import { toMcpCallResult, toMcpTools } from "./formats.ts";
 
 /** The server's name in the MCP `initialize` handshake. */
 export const MCP_SERVER_NAME = "toolfs";

@@ -8,7 +8,8 @@ import { deepStrictEqual as assertEquals, ok as assert } from "node:assert/stric
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { Client } from "@modelcontextprotocol/sdk/client";
-import { createFsTools, LocalFileSystem, systemPrompt, toMcpTools } from "../mod.ts";
+import { createFsTools, LocalFileSystem, systemPrompt } from "../mod.ts";
+import { toMcpTools } from "../formats.ts";
 import { MCP_SERVER_NAME, MCP_SERVER_VERSION } from "../mcp.ts";
 
 const PROJECT = dirname(dirname(fileURLToPath(import.meta.url)));

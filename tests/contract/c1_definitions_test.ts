@@ -5,7 +5,8 @@ import {
   ok as assert,
   strictEqual as assertStrictEquals,
 } from "node:assert/strict";
-import { systemPrompt, toMcpTools, toOpenAITools } from "../../mod.ts";
+import { systemPrompt } from "../../mod.ts";
+import { toMcpTools, toOpenAITools } from "../../formats.ts";
 import { measureDefinitions, TOKEN_BUDGET } from "../../scripts/tokens.ts";
 import { DESCRIPTIONS, NAMES, SCHEMAS, withTools } from "./_shared.ts";
 

@@ -7,10 +7,10 @@ import {
   type FsIntent,
   type FsObservation,
   type FsPolicy,
-  type FsPrecondition,
   LocalFileSystem,
   ReadBeforeWritePolicy,
 } from "../../mod.ts";
+import type { FsPrecondition } from "../../provider.ts";
 import { encoder, failed, ok, tempFiles, toolsAt, withSandbox, writeText } from "../_helpers.ts";
 
 /** The default policy, except that it creates the file right after approving a create. */

@@ -7,13 +7,13 @@ import {
 import { join } from "node:path";
 import {
   MCP_MAX_DIFF_CHARS,
-  toAcpDiff,
   toAnthropicTools,
   toMcpCallResult,
   toMcpTools,
   toOpenAIResponsesTools,
   toOpenAITools,
-} from "../../mod.ts";
+} from "../../formats.ts";
+import { toAcpDiff } from "../../acp.ts";
 import { DESCRIPTIONS, FILE_PATH, NAMES, SCHEMAS, withTools } from "../contract/_shared.ts";
 
 Deno.test("toOpenAITools gives Chat Completions function tools", async () => {

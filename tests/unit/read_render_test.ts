@@ -2,13 +2,8 @@
 
 import assert from "node:assert/strict";
 import fc from "fast-check";
-import {
-  formatLine,
-  readFooter,
-  renderRead,
-  truncateLine,
-  utf8Length,
-} from "../../src/render/read_render.ts";
+import { formatLine, readFooter, renderRead, truncateLine } from "../../src/render/read_render.ts";
+import { utf8Length } from "../../src/text/utf8.ts";
 
 const loneSurrogates = fc.array(
   fc.oneof(
