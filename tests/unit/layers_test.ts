@@ -7,8 +7,11 @@ import { fileURLToPath } from "node:url";
 
 const SRC = fileURLToPath(new URL("../../src/", import.meta.url));
 
-/** The layers, lowest first. Files directly in src/ (types, errors, config) are the leaves. */
-const LAYERS = ["", "text", "render", "present", "provider", "policy", "tools"];
+/**
+ * The layers, lowest first. Files directly in src/ (types, errors, config) are the leaves;
+ * testing/ (the provider conformance suite) and cli/ sit on top of the tools.
+ */
+const LAYERS = ["", "text", "render", "present", "provider", "policy", "tools", "testing", "cli"];
 
 function layerOf(file: string): number {
   const folder = relative(SRC, file).split("/").slice(0, -1)[0] ?? "";
@@ -65,7 +68,7 @@ async function violations(): Promise<string[]> {
   return out.sort();
 }
 
-Deno.test("layers: src/ imports point one way: types → text → render → present → provider → policy → tools", async () => {
+Deno.test("layers: src/ imports point one way: types → text → render → present → provider → policy → tools → testing → cli", async () => {
   assert.deepEqual(await violations(), []);
 });
 
