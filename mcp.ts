@@ -180,7 +180,7 @@ export async function serveStdio(
     output: options.output ?? Deno.stdout.writable,
     maxMessageBytes: MCP_MAX_MESSAGE_BYTES,
   });
-  const server = sessionServer(workspace);
+  const server = sessionServer(workspace, true);
   const { promise: finished, resolve: done } = Promise.withResolvers<void>();
   server.onclose = () => done();
   await server.connect(transport);
@@ -237,7 +237,7 @@ export async function serveHttp(
       return await (server.transport as WebStandardStreamableHTTPServerTransport)
         .handleRequest(request);
     }
-    const server = sessionServer(workspace);
+    const server = sessionServer(workspace, false);
     const transport = new WebStandardStreamableHTTPServerTransport({
       sessionIdGenerator: () => crypto.randomUUID(),
       onsessioninitialized: (sessionId) => {
@@ -347,8 +347,11 @@ class Workspace {
   }
 }
 
+/** How long the server waits for the client's `roots/list` answer. */
+const ROOTS_TIMEOUT_MS = 10_000;
+
 /** One MCP session: its own policy session, roots in force and tools. */
-function sessionServer(workspace: Workspace): Server {
+function sessionServer(workspace: Workspace, eagerRoots: boolean): Server {
   const { options } = workspace;
   const server = new Server(
     { name: options.name ?? MCP_SERVER_NAME, version: MCP_SERVER_VERSION },
@@ -365,6 +368,8 @@ function sessionServer(workspace: Workspace): Server {
   let session = {};
   let tools: FsTools | null = workspace.toolsFor(workspace.cli, true);
   let pending: Promise<void> | null = null;
+  /** The client has roots the server has not fetched yet. */
+  let stale = false;
   let logged = "";
   const report = (roots: readonly RootInForce[], source: "command line" | "client") => {
     const line = rootsInForceLine(roots, source);
@@ -372,12 +377,20 @@ function sessionServer(workspace: Workspace): Server {
     logged = line;
   };
 
-  function refreshRoots(): void {
+  /**
+   * Asks the client for its roots. Over HTTP the request travels on the stream of the tool call
+   * that needs them (`relatedRequestId`), which exists even when the client opened no GET stream.
+   */
+  function refreshRoots(relatedRequestId?: string | number): void {
+    stale = false;
     const previous = pending;
     pending = (async () => {
       await previous;
       try {
-        const answer = await server.listRoots();
+        const answer = await server.listRoots(undefined, {
+          relatedRequestId,
+          timeout: ROOTS_TIMEOUT_MS,
+        });
         const { paths, skipped } = await clientRootPaths(answer.roots.map((root) => root.uri));
         for (const note of skipped) workspace.log(`toolfs mcp: client root ${note}: left out`);
         const chosen = rootsInForce(workspace.cli, paths);
@@ -391,19 +404,24 @@ function sessionServer(workspace: Workspace): Server {
     })();
   }
 
+  const clientHasRoots = () => server.getClientCapabilities()?.roots !== undefined;
   server.oninitialized = () => {
     session = {};
-    if (server.getClientCapabilities()?.roots) refreshRoots();
-    else report(workspace.cli, "command line");
+    if (!clientHasRoots()) report(workspace.cli, "command line");
+    else if (eagerRoots) refreshRoots();
+    else stale = true;
   };
   server.setNotificationHandler("notifications/roots/list_changed", () => {
-    if (server.getClientCapabilities()?.roots) refreshRoots();
+    if (!clientHasRoots()) return;
+    if (eagerRoots) refreshRoots();
+    else stale = true;
   });
   server.setRequestHandler("tools/list", () => ({
     // Our schemas are JSON Schema objects; the SDK's type wants its own JSON value type.
     tools: structuredClone(list) as unknown as ListToolsResult["tools"],
   }));
   server.setRequestHandler("tools/call", async (request, ctx) => {
+    if (stale) refreshRoots(ctx.mcpReq.id);
     await pending;
     if (!tools) return { content: [{ type: "text", text: NO_ROOTS_MESSAGE }], isError: true };
     const { name, arguments: args } = request.params;
