@@ -57,6 +57,8 @@ import {
   rootsInForceLine,
 } from "./src/render/mcp_render.ts";
 
+export type { FsToolsConfig, RootSpec } from "./mod.ts";
+
 /** The server's name in the MCP `initialize` handshake. */
 export const MCP_SERVER_NAME = "toolfs";
 
