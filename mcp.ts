@@ -48,7 +48,12 @@ import {
   toMcpTools,
 } from "./mod.ts";
 import { LineTransport } from "./src/mcp/line_transport.ts";
-import { clientRootPaths, type RootInForce, rootsInForce } from "./src/mcp/roots.ts";
+import {
+  clientRootPaths,
+  type RootInForce,
+  rootsInForce,
+  type RootsSource,
+} from "./src/mcp/roots.ts";
 import { generateToken, guardRequest, isLoopback, parseListen } from "./src/mcp/http_guard.ts";
 import { outputSchemaFor } from "./src/mcp/output_schemas.ts";
 import {
@@ -373,7 +378,12 @@ function sessionServer(workspace: Workspace, eagerRoots: boolean): Server {
   /** The client has roots the server has not fetched yet. */
   let stale = false;
   let logged = "";
-  const report = (roots: readonly RootInForce[], source: "command line" | "client") => {
+  let current: { roots: readonly RootInForce[]; source: RootsSource } = {
+    roots: workspace.cli,
+    source: "command line",
+  };
+  const report = (roots: readonly RootInForce[], source: RootsSource) => {
+    current = { roots, source };
     const line = rootsInForceLine(roots, source);
     if (line !== logged) workspace.log(line);
     logged = line;
@@ -402,6 +412,7 @@ function sessionServer(workspace: Workspace, eagerRoots: boolean): Server {
         workspace.log(
           `toolfs mcp: roots/list failed, keeping the roots in force: ${message(error)}`,
         );
+        report(current.roots, current.source);
       }
     })();
   }
