@@ -834,7 +834,7 @@ test("C13.3: HTTP sessions take the client's roots", async () => {
   });
 });
 
-test("C13.4: an 11 MiB HTTP body gets a JSON-RPC error and the server keeps serving", async () => {
+test("C13.4: an 11 MiB or malformed HTTP body gets a JSON-RPC error, the server keeps serving", async () => {
   await withDir({}, async (root) => {
     await withHttp([root], async (server) => {
       const client = await connectHttp(server);
@@ -860,6 +860,17 @@ test("C13.4: an 11 MiB HTTP body gets a JSON-RPC error and the server keeps serv
         const answer = await raw.json();
         assertEquals(answer.jsonrpc, "2.0");
         assertEquals(typeof answer.error.code, "number");
+        const malformed = await fetch(server.url, {
+          method: "POST",
+          headers: {
+            authorization: `Bearer ${server.token}`,
+            "content-type": "application/json",
+            accept: "application/json, text/event-stream",
+          },
+          body: "not json",
+        });
+        assertEquals(malformed.status, 400);
+        assertEquals((await malformed.json()).error.code, -32700);
         assertEquals((await client.call("list", {})).isError, false);
       } finally {
         await client.close();
