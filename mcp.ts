@@ -144,6 +144,12 @@ export interface ServeHttpOptions extends McpServerOptions {
   token?: string | null;
   /** Host names clients may use besides the bound host and loopback (`Host`, `Origin`). */
   allowedHosts?: string[];
+  /**
+   * Milliseconds after its last request that a session is closed (a client that went away
+   * without `DELETE` leaves one behind); its client then gets 404 and starts a new session.
+   * @default {3600000}
+   */
+  sessionIdleMs?: number;
 }
 
 /** A running server. */
@@ -229,6 +235,19 @@ export async function serveHttp(
   }
   const workspace = new Workspace(roots, options);
   const sessions = new Map<string, Server>();
+  const lastSeen = new Map<string, number>();
+  const idleMs = options.sessionIdleMs ?? 3_600_000;
+  const sweeper = setInterval(() => {
+    const now = Date.now();
+    for (const [id, seen] of lastSeen) {
+      if (now - seen > idleMs) {
+        lastSeen.delete(id);
+        sessions.get(id)?.close().catch(() => {});
+        sessions.delete(id);
+      }
+    }
+  }, Math.max(10, Math.min(idleMs / 2, 60_000)));
+  Deno.unrefTimer(sweeper);
   const hostnames = [hostname, ...(options.allowedHosts ?? [])];
 
   async function handle(request: Request): Promise<Response> {
@@ -241,6 +260,7 @@ export async function serveHttp(
     if (id !== null) {
       const server = sessions.get(id);
       if (!server) return jsonRpcError(404, -32001, "session not found: initialize again");
+      lastSeen.set(id, Date.now());
       return await (server.transport as WebStandardStreamableHTTPServerTransport)
         .handleRequest(request);
     }
@@ -249,11 +269,15 @@ export async function serveHttp(
       sessionIdGenerator: () => crypto.randomUUID(),
       onsessioninitialized: (sessionId) => {
         sessions.set(sessionId, server);
+        lastSeen.set(sessionId, Date.now());
       },
       maxRequestBodySize: MCP_MAX_MESSAGE_BYTES,
     });
     server.onclose = () => {
-      if (transport.sessionId) sessions.delete(transport.sessionId);
+      if (transport.sessionId) {
+        sessions.delete(transport.sessionId);
+        lastSeen.delete(transport.sessionId);
+      }
     };
     await server.connect(transport);
     const response = await transport.handleRequest(request);
@@ -280,6 +304,7 @@ export async function serveHttp(
     finished: http.finished,
     close() {
       closing ??= (async () => {
+        clearInterval(sweeper);
         await Promise.allSettled([...sessions.values()].map((server) => server.close()));
         sessions.clear();
         await http.shutdown();

@@ -925,6 +925,40 @@ test("C13.3: the official MCP conformance scenarios for a tools-only server pass
   });
 });
 
+test("C13.3: a session idle past sessionIdleMs is closed; its client gets 404 and can start anew", async () => {
+  await withDir({ "a.txt": "a\n" }, async (root) => {
+    const { serveHttp } = await import("../mcp.ts");
+    const serving = await serveHttp([root], { token: null, sessionIdleMs: 200, log: () => {} });
+    const server: HttpServer = {
+      url: serving.url,
+      token: null,
+      stderr: () => "",
+      stop: async () => 0,
+    };
+    try {
+      const first = await connectHttp(server);
+      assertEquals((await first.call("read", { file_path: "a.txt" })).isError, false);
+      await delay(600);
+      let failure: unknown;
+      try {
+        await first.call("list", {});
+      } catch (error) {
+        failure = error;
+      }
+      assert(
+        failure instanceof Error && /404|session not found/i.test(failure.message),
+        String(failure),
+      );
+      await first.close().catch(() => {});
+      const second = await connectHttp(server);
+      assertEquals((await second.call("list", {})).isError, false);
+      await second.close();
+    } finally {
+      await serving.close();
+    }
+  });
+});
+
 Deno.test("mcp: the server version is the package version", async () => {
   const config = JSON.parse(await Deno.readTextFile(join(PROJECT, "deno.json")));
   assertEquals(MCP_SERVER_VERSION, config.version);
