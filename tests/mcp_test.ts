@@ -928,7 +928,7 @@ test("C13.3: the official MCP conformance scenarios for a tools-only server pass
 test("C13.3: a session idle past sessionIdleMs is closed; its client gets 404 and can start anew", async () => {
   await withDir({ "a.txt": "a\n" }, async (root) => {
     const { serveHttp } = await import("../mcp.ts");
-    const serving = await serveHttp([root], { token: null, sessionIdleMs: 200, log: () => {} });
+    const serving = await serveHttp([root], { token: null, sessionIdleMs: 1500, log: () => {} });
     const server: HttpServer = {
       url: serving.url,
       token: null,
@@ -938,7 +938,7 @@ test("C13.3: a session idle past sessionIdleMs is closed; its client gets 404 an
     try {
       const first = await connectHttp(server);
       assertEquals((await first.call("read", { file_path: "a.txt" })).isError, false);
-      await delay(600);
+      await delay(3500);
       let failure: unknown;
       try {
         await first.call("list", {});
