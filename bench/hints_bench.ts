@@ -5,7 +5,7 @@
 //   deno bench --allow-read --allow-write bench/hints_bench.ts
 
 import { findLoose } from "../src/text/loose_match.ts";
-import { MatchError, planEdit } from "../src/tools/_edit_apply.ts";
+import { MatchError, planEdit } from "../src/text/edit_apply.ts";
 
 const SIZE = 50 * 1024 * 1024;
 

@@ -8,9 +8,8 @@
  * @module
  */
 
-import type { FsRootInfo } from "../provider/fs_provider.ts";
 import { workspaceSection } from "../render/hints.ts";
-import type { FsToolDefinition, FsToolResult } from "../tools/tools.ts";
+import type { FsToolDefinition, FsToolResult } from "../types.ts";
 import { type FsToolName, TOOL_NAMES, type ToolInputSchema } from "./schemas.ts";
 
 /** An OpenAI Chat Completions function tool. */
@@ -109,13 +108,21 @@ const ANNOTATIONS: Readonly<Record<FsToolName, McpToolAnnotations>> = Object.fre
   edit: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
 });
 
+/** A root as {@linkcode systemPrompt} states it (a provider's `roots` entries fit). */
+export interface SystemPromptRoot {
+  /** The root's absolute real path. */
+  path: string;
+  /** Whether `write` and `edit` may change files in it. */
+  writable: boolean;
+}
+
 /** Options of {@linkcode systemPrompt}. */
 export interface SystemPromptOptions {
   /**
    * The provider's roots (`fs.roots`). When given, a last section names the session workspace
    * and each root with its access, so the model can use absolute paths (C12.9).
    */
-  roots?: readonly FsRootInfo[];
+  roots?: readonly SystemPromptRoot[];
   /**
    * The absolute session workspace the section names (`tools.cwd`, or a session's own cwd).
    * @default {the first root}
@@ -134,13 +141,20 @@ export interface SystemPromptOptions {
  * @returns The sections, joined; empty for no definitions and no roots.
  *
  * @example Put the guidance and the workspace in the system prompt
- * ```ts ignore
+ * ```ts
  * import { createFsTools, LocalFileSystem, systemPrompt } from "@toolfs/fs";
+ * import assert from "node:assert/strict";
  *
- * const fs = new LocalFileSystem({ roots: ["."] });
+ * const root = await Deno.makeTempDir();
+ * const fs = new LocalFileSystem({ roots: [root] });
  * const tools = createFsTools({ fs });
- * const guidance = systemPrompt(tools.definitions, { roots: fs.roots, cwd: tools.cwd });
- * const system = `You are a coding agent.\n\n${guidance}`;
+ * const system = `You are a coding agent.\n\n${systemPrompt(tools.definitions, { roots: fs.roots })}`;
+ * const real = fs.roots[0].path;
+ * assert.ok(system.endsWith(
+ *   `The workspace is ${real}; relative paths resolve against it. ` +
+ *     `Paths must lie inside these roots: ${real} (read-write).`,
+ * ));
+ * await Deno.remove(root);
  * ```
  */
 export function systemPrompt(
@@ -163,11 +177,17 @@ export function systemPrompt(
  * @returns One tool per definition, in the fixed order.
  *
  * @example
- * ```ts ignore
- * import { createFsTools, LocalFileSystem, toOpenAITools } from "@toolfs/fs";
+ * ```ts
+ * import { createFsTools, LocalFileSystem } from "@toolfs/fs";
+ * import { toOpenAITools } from "@toolfs/fs/formats";
+ * import assert from "node:assert/strict";
  *
- * const tools = createFsTools({ fs: new LocalFileSystem({ roots: ["."] }) });
+ * const root = await Deno.makeTempDir();
+ * const tools = createFsTools({ fs: new LocalFileSystem({ roots: [root] }) });
  * const body = { model: "gpt-4.1", messages: [], tools: toOpenAITools(tools.definitions) };
+ * assert.equal(body.tools[0].type, "function");
+ * assert.equal(body.tools[0].function.name, "list");
+ * await Deno.remove(root);
  * ```
  */
 export function toOpenAITools(
@@ -196,11 +216,16 @@ export function toOpenAITools(
  * @returns One tool per definition, in the fixed order.
  *
  * @example
- * ```ts ignore
- * import { createFsTools, LocalFileSystem, toOpenAIResponsesTools } from "@toolfs/fs";
+ * ```ts
+ * import { createFsTools, LocalFileSystem } from "@toolfs/fs";
+ * import { toOpenAIResponsesTools } from "@toolfs/fs/formats";
+ * import assert from "node:assert/strict";
  *
- * const tools = createFsTools({ fs: new LocalFileSystem({ roots: ["."] }) });
+ * const root = await Deno.makeTempDir();
+ * const tools = createFsTools({ fs: new LocalFileSystem({ roots: [root] }) });
  * const body = { model: "gpt-4.1", input: "hi", tools: toOpenAIResponsesTools(tools.definitions) };
+ * assert.deepEqual(body.tools.map((tool) => tool.name), ["list", "read", "write", "edit"]);
+ * await Deno.remove(root);
  * ```
  */
 export function toOpenAIResponsesTools(
@@ -224,15 +249,20 @@ export function toOpenAIResponsesTools(
  * @returns One tool per definition, in the fixed order.
  *
  * @example
- * ```ts ignore
- * import { createFsTools, LocalFileSystem, systemPrompt, toAnthropicTools } from "@toolfs/fs";
+ * ```ts
+ * import { createFsTools, LocalFileSystem, systemPrompt } from "@toolfs/fs";
+ * import { toAnthropicTools } from "@toolfs/fs/formats";
+ * import assert from "node:assert/strict";
  *
- * const tools = createFsTools({ fs: new LocalFileSystem({ roots: ["."] }) });
+ * const root = await Deno.makeTempDir();
+ * const tools = createFsTools({ fs: new LocalFileSystem({ roots: [root] }) });
  * const body = {
  *   model: "claude-sonnet-4-5",
  *   system: systemPrompt(tools.definitions),
  *   tools: toAnthropicTools(tools.definitions),
  * };
+ * assert.equal(body.tools[3].name, "edit");
+ * await Deno.remove(root);
  * ```
  */
 export function toAnthropicTools(definitions: readonly FsToolDefinition[]): AnthropicTool[] {
@@ -251,11 +281,15 @@ export function toAnthropicTools(definitions: readonly FsToolDefinition[]): Anth
  * @returns One tool per definition, in the fixed order.
  *
  * @example
- * ```ts ignore
- * import { createFsTools, LocalFileSystem, toMcpTools } from "@toolfs/fs";
+ * ```ts
+ * import { createFsTools, LocalFileSystem } from "@toolfs/fs";
+ * import { toMcpTools } from "@toolfs/fs/formats";
+ * import assert from "node:assert/strict";
  *
- * const tools = createFsTools({ fs: new LocalFileSystem({ roots: ["."] }) });
- * console.log(toMcpTools(tools.definitions)[0].annotations); // { readOnlyHint: true, ... }
+ * const root = await Deno.makeTempDir();
+ * const tools = createFsTools({ fs: new LocalFileSystem({ roots: [root] }) });
+ * assert.equal(toMcpTools(tools.definitions)[0].annotations.readOnlyHint, true);
+ * await Deno.remove(root);
  * ```
  */
 export function toMcpTools(definitions: readonly FsToolDefinition[]): McpTool[] {
@@ -276,11 +310,16 @@ export function toMcpTools(definitions: readonly FsToolDefinition[]): McpTool[] 
  * @returns The MCP result.
  *
  * @example
- * ```ts ignore
- * import { createFsTools, LocalFileSystem, toMcpCallResult } from "@toolfs/fs";
+ * ```ts
+ * import { createFsTools, LocalFileSystem } from "@toolfs/fs";
+ * import { toMcpCallResult } from "@toolfs/fs/formats";
+ * import assert from "node:assert/strict";
  *
- * const tools = createFsTools({ fs: new LocalFileSystem({ roots: ["."] }) });
- * console.log(toMcpCallResult(await tools.execute("list", {})).content[0].text);
+ * const root = await Deno.makeTempDir();
+ * const tools = createFsTools({ fs: new LocalFileSystem({ roots: [root] }) });
+ * const result = await tools.execute("list", {});
+ * assert.equal(toMcpCallResult(result).content[0].text, result.content);
+ * await Deno.remove(root);
  * ```
  */
 export function toMcpCallResult(result: FsToolResult): McpCallToolResult {

@@ -8,12 +8,13 @@ import {
   noMatchMessage,
   renderEditSnippet,
 } from "../render/hints.ts";
+import { truncateLine } from "../render/read_render.ts";
 import { hasLinePrefixes } from "../text/line_prefixes.ts";
 import { findLoose } from "../text/loose_match.ts";
 import { lineRange, linesOf } from "../text/match_lines.ts";
 import type { ToolEnv } from "./_context.ts";
-import type { EditPlan, MatchError } from "./_edit_apply.ts";
-import { scanWindow } from "./_read_window.ts";
+import type { EditPlan, MatchError } from "../text/edit_apply.ts";
+import { scanWindow } from "../text/read_window.ts";
 
 /** Lines an ambiguous-match message lists at most (C12.4). */
 const MAX_LINES = 10;
@@ -67,13 +68,14 @@ export async function withSnippet(
     : { first: lineRange(after, start, start + 1).first, last: 0 };
   const from = Math.max(1, first - n);
   const to = Math.max(first, last) + n;
-  const window = await scanWindow(async function* (position) {
+  const window = await scanWindow(async function* (position: number) {
     yield after.subarray(position);
   }, {
     offset: from,
     limit: to - from + 1,
     maxBytes: env.config.readMaxBytes,
     maxLineLength: env.config.readMaxLineLength,
+    truncate: truncateLine,
     signal: env.signal,
   });
   return renderEditSnippet(success, window.lines, plan.positions.length - 1);

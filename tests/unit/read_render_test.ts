@@ -2,13 +2,7 @@
 
 import assert from "node:assert/strict";
 import fc from "fast-check";
-import {
-  formatLine,
-  readFooter,
-  renderRead,
-  truncateLine,
-  utf8Length,
-} from "../src/render/read_render.ts";
+import { formatLine, readFooter, renderRead, truncateLine } from "../../src/render/read_render.ts";
 
 const loneSurrogates = fc.array(
   fc.oneof(
@@ -52,20 +46,6 @@ Deno.test("read_render: truncateLine agrees with a code-point split for any stri
       },
     ),
   );
-});
-
-Deno.test("read_render: utf8Length equals the encoded length, lone surrogates as U+FFFD", () => {
-  const units = fc.array(fc.integer({ min: 0, max: 0xffff }), { maxLength: 50 })
-    .map((codes) => String.fromCharCode(...codes));
-  fc.assert(
-    fc.property(fc.oneof(units, fc.string({ unit: "binary" })), (text) => {
-      assert.equal(utf8Length(text), new TextEncoder().encode(text).length);
-    }),
-    { numRuns: 500 },
-  );
-  assert.equal(utf8Length("a\uD800"), 4);
-  assert.equal(utf8Length("\uDC00\uD800"), 6);
-  assert.equal(utf8Length("😀"), 4);
 });
 
 Deno.test("read_render: formatLine is '<number>: <text>'", () => {

@@ -5,7 +5,8 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { crashContents } from "./_crash_child.ts";
-import { needsRun, sandbox } from "./_helpers.ts";
+import { needsRun, sandbox } from "../_helpers.ts";
+import { slowCase } from "./_harness.ts";
 
 const KILLS = 50;
 
@@ -30,7 +31,7 @@ const name =
   "C4.3 a write killed with SIGKILL at any moment leaves exactly the old or the new content";
 Deno.test({
   name,
-  ignore: needsRun(name),
+  ignore: slowCase().ignore || needsRun(name),
   async fn() {
     const box = await sandbox();
     try {

@@ -1,7 +1,7 @@
-// Child process of tests/crash_test.ts: rewrites one file through `execute("write")` in an
+// Child process of crash_test.ts: rewrites one file through `execute("write")` in an
 // endless loop, alternating two large contents, until it is killed.
 
-import { createFsTools, LocalFileSystem } from "../mod.ts";
+import { createFsTools, LocalFileSystem } from "../../mod.ts";
 
 /** The two contents of about 8 MiB the child alternates between (B is longer, so a mix shows). */
 export function crashContents(): [string, string] {

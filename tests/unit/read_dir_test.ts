@@ -4,9 +4,9 @@
 
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { LocalFileSystem } from "../mod.ts";
-import { readDirEntries } from "../src/provider/_read_dir.ts";
-import { withSandbox } from "./_helpers.ts";
+import { LocalFileSystem } from "../../mod.ts";
+import { readDirEntries } from "../../src/provider/_read_dir.ts";
+import { withSandbox } from "../_helpers.ts";
 
 async function expected(path: string): Promise<string[]> {
   const out: string[] = [];

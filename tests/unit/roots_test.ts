@@ -1,7 +1,7 @@
 // Unit tests of root containment and display paths (src/provider/roots.ts), CONTRACT C3.2-C3.7.
 
 import assert from "node:assert/strict";
-import { displayPath, findRoot, isInside } from "../src/provider/roots.ts";
+import { displayPath, findRoot, isInside } from "../../src/provider/roots.ts";
 
 Deno.test("roots: a root contains itself and what lies below it", () => {
   assert.equal(isInside("/w", "/w"), true);

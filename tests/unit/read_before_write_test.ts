@@ -1,7 +1,7 @@
 // Unit tests of the read-before-write policy (src/policy/read_before_write.ts), CONTRACT C5.
 
 import assert from "node:assert/strict";
-import { FsError, type FsIntent, NO_POLICY, ReadBeforeWritePolicy } from "../mod.ts";
+import { FsError, type FsIntent, NO_POLICY, ReadBeforeWritePolicy } from "../../mod.ts";
 
 function intent(session: object, realPath: string, extra: Partial<FsIntent> = {}): FsIntent {
   return {

@@ -1,19 +1,13 @@
-// The read window (src/tools/_read_window.ts) through the `read` tool: the streamed path and the
+// The read window (src/text/read_window.ts) through the `read` tool: the streamed path and the
 // whole-file path agree with each other and with a plain reference model of CONTRACT C4.2, on
 // random bytes (multi-byte characters split across tiny chunks, CRLF, BOM, invalid UTF-8).
 
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import fc from "fast-check";
-import {
-  createFsTools,
-  type FsCallOptions,
-  type FsReadHandle,
-  type FsTarget,
-  type FsToolsConfig,
-  LocalFileSystem,
-} from "../mod.ts";
-import { ok, readText, sandbox, toolsAt, withSandbox } from "./_helpers.ts";
+import { createFsTools, type FsToolsConfig, LocalFileSystem } from "../../mod.ts";
+import type { FsCallOptions, FsReadHandle, FsTarget } from "../../provider.ts";
+import { ok, readText, sandbox, toolsAt, withSandbox } from "../_helpers.ts";
 
 const utf8 = new TextDecoder("utf-8", { ignoreBOM: true });
 

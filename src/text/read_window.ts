@@ -1,8 +1,10 @@
 // The read window over a chunked byte source (CONTRACT C4.2). Pure logic: the caller supplies
-// the chunks, so the whole-file and the streamed path share every rule. Private to src/tools.
+// the chunks, so the whole-file and the streamed path share every rule. The model-facing truncation marker comes from the
+// caller (`truncate`), so this file holds no text of its own.
 
-import { formatLine, type ReadLine, truncateLine, utf8Length } from "../render/read_render.ts";
-import { countNewlines, firstNonAscii, skipNewlines } from "./_newlines.ts";
+import type { ReadLine } from "../types.ts";
+import { countNewlines, firstNonAscii, skipNewlines } from "./newlines.ts";
+import { utf8Length } from "./utf8.ts";
 
 const LF = 0x0a;
 const CR = 0x0d;
@@ -33,6 +35,11 @@ export interface WindowRequest {
   limit: number;
   maxBytes: number;
   maxLineLength: number;
+  /**
+   * Cuts a line to `max` code points and adds the marker (`truncateLine` of `render/`);
+   * `long`: the line is known to be longer than `max`.
+   */
+  truncate: (text: string, max: number, long?: boolean) => string;
   /** The sparse index of this file version; the scan reads and extends it. */
   index?: LineIndex;
   signal?: AbortSignal;
@@ -128,7 +135,7 @@ export async function scanWindow(
   source: ChunkSource,
   request: WindowRequest,
 ): Promise<WindowResult> {
-  const { offset, limit, maxBytes, maxLineLength, index, signal } = request;
+  const { offset, limit, maxBytes, maxLineLength, truncate, index, signal } = request;
   const from = startPoint(index, offset);
   const lines: ReadLine[] = [];
   const line = new LineBuffer(4 * maxLineLength + 8);
@@ -144,9 +151,9 @@ export async function scanWindow(
   // `atLineFeed`: the line ends at a `\n`, so a final `\r` is part of the break, not the text.
   const finishLine = (atLineFeed = true): boolean => {
     const number = newlines + 1;
-    const text = truncateLine(line.text(atLineFeed, number === 1), maxLineLength, line.truncated);
+    const text = truncate(line.text(atLineFeed, number === 1), maxLineLength, line.truncated);
     const entry = { number, text };
-    const cost = utf8Length(formatLine(entry)) + 1;
+    const cost = String(number).length + 3 + utf8Length(text); // `<number>: <text>\n`
     line.reset();
     if (lines.length > 0 && usedBytes + cost > maxBytes) {
       capped = true;
@@ -193,7 +200,7 @@ export async function scanWindow(
             let text = raw.endsWith("\r") ? raw.slice(0, -1) : raw; // `\r\n`: not shown
             const number = newlines + 1;
             if (number === 1 && text.charCodeAt(0) === 0xfeff) text = text.slice(1); // BOM
-            text = truncateLine(text, maxLineLength);
+            text = truncate(text, maxLineLength);
             const cost = String(number).length + 3 + (ascii ? text.length : utf8Length(text));
             if (lines.length > 0 && usedBytes + cost > maxBytes) return { lines, capped: true };
             usedBytes += cost;

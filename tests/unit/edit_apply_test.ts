@@ -1,12 +1,12 @@
-// Unit tests of the byte-level replacement behind `edit` (src/tools/_edit_apply.ts), CONTRACT
+// Unit tests of the byte-level replacement behind `edit` (src/text/edit_apply.ts), CONTRACT
 // C4.4 and C6: the fast searches agree with a plain one, and the shared decoding of the value's
 // texts agrees with decoding each buffer whole.
 
 import assert from "node:assert/strict";
 import { Buffer } from "node:buffer";
 import fc from "fast-check";
-import { applyEdit, editTexts, MatchError, planEdit } from "../src/tools/_edit_apply.ts";
-import { isAscii } from "../src/tools/_newlines.ts";
+import { applyEdit, editTexts, MatchError, planEdit } from "../../src/text/edit_apply.ts";
+import { isAscii } from "../../src/text/newlines.ts";
 
 const decoder = new TextDecoder();
 

@@ -1,8 +1,8 @@
 // CONTRACT C3.9: names and paths that could forge lines in a result are shown quoted.
 
 import { deepStrictEqual as assertEquals } from "node:assert/strict";
-import { isUnsafeName, quotePath, renderName } from "../src/render/names.ts";
-import { listText, ok, readText, toolsAt, withSandbox } from "./_helpers.ts";
+import { isUnsafeName, quotePath, renderName } from "../../src/render/names.ts";
+import { listText, ok, readText, toolsAt, withSandbox } from "../_helpers.ts";
 
 Deno.test("C3.9: every unsafe class is detected, ordinary names are not", () => {
   for (const code of [0x00, 0x0a, 0x0d, 0x1b, 0x1f, 0x7f, 0x85, 0x9f, 0x2028, 0x2029]) {

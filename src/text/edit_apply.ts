@@ -1,7 +1,7 @@
-// The literal replacement of `edit` on bytes (CONTRACT C4.4). Pure. Private to src/tools.
+// The literal replacement of `edit` on bytes (CONTRACT C4.4). Pure.
 
 import { Buffer } from "node:buffer";
-import { isAscii } from "./_newlines.ts";
+import { isAscii } from "./newlines.ts";
 
 const encoder = new TextEncoder();
 

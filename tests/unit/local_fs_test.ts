@@ -2,8 +2,9 @@
 
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { FsError, type FsTarget, LocalFileSystem } from "../mod.ts";
-import { decoder, encoder, tempFiles, withSandbox } from "./_helpers.ts";
+import { FsError, LocalFileSystem } from "../../mod.ts";
+import type { FsTarget } from "../../provider.ts";
+import { decoder, encoder, tempFiles, withSandbox } from "../_helpers.ts";
 
 async function fsError(promise: Promise<unknown>): Promise<string> {
   try {

@@ -9,7 +9,7 @@ import {
   listFooter,
   renderList,
   selectEntries,
-} from "../src/render/list_render.ts";
+} from "../../src/render/list_render.ts";
 
 const dir = (name: string): FsDirEntry => ({ name, type: "directory" });
 const file = (name: string): FsDirEntry => ({ name, type: "file" });

@@ -1,4 +1,4 @@
-// Counting and finding line feeds in bytes, word at a time. Private to src/tools.
+// Counting and finding line feeds in bytes, word at a time. Pure.
 
 const LF = 0x0a;
 
