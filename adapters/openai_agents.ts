@@ -31,7 +31,8 @@
  */
 
 import { type FunctionTool, tool } from "@openai/agents-core";
-import { type FsTools, type ToolInputSchema, toOpenAIResponsesTools } from "../mod.ts";
+import type { FsTools, ToolInputSchema } from "../mod.ts";
+import { toOpenAIResponsesTools } from "../formats.ts";
 
 /** Options of {@linkcode toOpenAIAgentsTools}. */
 export interface OpenAIAgentsToolsOptions {

@@ -4,7 +4,8 @@
 import { deepStrictEqual as assertEquals, ok as assert } from "node:assert/strict";
 import { ToolMessage } from "@langchain/core/messages";
 import { convertToOpenAITool } from "@langchain/core/utils/function_calling";
-import { createFsTools, type FsToolResult, LocalFileSystem, toOpenAITools } from "../mod.ts";
+import { createFsTools, type FsToolResult, LocalFileSystem } from "../mod.ts";
+import { toOpenAITools } from "../formats.ts";
 import { toLangChainTools } from "../adapters/langchain.ts";
 import { withSandbox } from "./_helpers.ts";
 

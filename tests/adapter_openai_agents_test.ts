@@ -4,7 +4,8 @@
 // model (an object implementing the SDK's Model interface; no network).
 
 import { deepStrictEqual as assertEquals, ok as assert } from "node:assert/strict";
-import { createFsTools, LocalFileSystem, toOpenAIResponsesTools } from "../mod.ts";
+import { createFsTools, LocalFileSystem } from "../mod.ts";
+import { toOpenAIResponsesTools } from "../formats.ts";
 import { withSandbox } from "./_helpers.ts";
 
 // @openai/agents-core reads its environment (OPENAI_* variables, DEBUG) as it loads.

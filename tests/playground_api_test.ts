@@ -5,15 +5,8 @@ import {
   ok as assert,
 } from "node:assert/strict";
 import { join } from "node:path";
-import {
-  createFsTools,
-  LocalFileSystem,
-  systemPrompt,
-  toAnthropicTools,
-  toMcpTools,
-  toOpenAIResponsesTools,
-  toOpenAITools,
-} from "../mod.ts";
+import { createFsTools, LocalFileSystem, systemPrompt } from "../mod.ts";
+import { toAnthropicTools, toMcpTools, toOpenAIResponsesTools, toOpenAITools } from "../formats.ts";
 import { measureDefinitions } from "../scripts/tokens.ts";
 import { CONFIG_BOUNDS, createApp, MAX_BODY_BYTES } from "../playground/server/app.ts";
 import type { ExecuteResponse } from "../playground/server/api_types.ts";

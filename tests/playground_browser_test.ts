@@ -8,13 +8,8 @@
 import { deepStrictEqual as assertEquals, ok as assert } from "node:assert/strict";
 import { fileURLToPath } from "node:url";
 import { join } from "node:path";
-import {
-  createFsTools,
-  LocalFileSystem,
-  systemPrompt,
-  toAnthropicTools,
-  toOpenAITools,
-} from "../mod.ts";
+import { createFsTools, LocalFileSystem, systemPrompt } from "../mod.ts";
+import { toAnthropicTools, toOpenAITools } from "../formats.ts";
 import { FIXTURES_DIR } from "../playground/server/workspace.ts";
 
 const CHROMIUM = "/usr/bin/chromium";

@@ -19,8 +19,8 @@ import {
   type FsToolsConfig,
   LocalFileSystem,
   ReadBeforeWritePolicy,
-  resolveConfig,
 } from "../../mod.ts";
+import { resolveConfig } from "../../src/config.ts";
 import { promptCost, promptTexts, WIRE_FORMATS } from "../../src/present/prompt_cost.ts";
 import {
   countTokens,

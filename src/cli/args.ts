@@ -6,7 +6,7 @@
  * @module
  */
 
-import type { FsToolDefinition } from "../tools/tools.ts";
+import type { FsToolDefinition } from "../types.ts";
 
 /** A root from the command line, as given (relative paths not yet resolved). */
 export interface CliRoot {

@@ -6,7 +6,7 @@
  * @module
  */
 
-import type { FsToolDefinition } from "../tools/tools.ts";
+import type { FsToolDefinition } from "../types.ts";
 import {
   systemPrompt,
   toAnthropicTools,
