@@ -29,7 +29,7 @@
  * // Changing a file needs a read of it in the same session first (the default policy):
  * const fresh = createFsTools({ fs });
  * const refused = await fresh.execute("write", { file_path: "README.md", content: "bye\n" });
- * assert.equal(refused.content, 'Error: cannot write "README.md": read it first');
+ * assert.equal(refused.content, 'Error: cannot write "README.md": the file already exists; read it first');
  * assert.equal(refused.error?.code, "FS_NOT_OBSERVED");
  * const edited = await tools.execute("edit", {
  *   file_path: "README.md",
