@@ -6,6 +6,7 @@
  */
 
 import { createHash } from "node:crypto";
+import { constants as fsConstants, promises as nodeFs } from "node:fs";
 import { basename, dirname, isAbsolute, resolve as resolvePath } from "node:path";
 import { FsError } from "../fs_error.ts";
 import type { FsDirEntry } from "../render/list_render.ts";
@@ -68,7 +69,23 @@ interface WorkDir {
   close(): void;
 }
 
+/** A file's identity: device and inode. */
+interface FileId {
+  dev: number;
+  ino: number | null;
+}
+
 const EDGE = 256 * 1024;
+/** `open(2)` flags of a temporary file: write-only, created here, never an existing name. */
+const CREATE_NEW = fsConstants.O_WRONLY | fsConstants.O_CREAT | fsConstants.O_EXCL;
+/** Temporary files of a killed process older than this are removed (C4.3a). */
+const STALE_AFTER_MS = 60 * 60 * 1000;
+/** How often one instance sweeps one directory. */
+const SWEEP_INTERVAL_MS = 60 * 1000;
+/** This version's temporary names, and 0.1.0's (`.<target name>.toolfs-<8 hex>.tmp`). */
+const STALE_TEMP = /^\.(?:.*\.)?toolfs-[0-9a-f]{8}\.tmp$/;
+/** How long a lock wait sleeps between tries at most (C7.2: an abort is seen within it). */
+const LOCK_POLL_MAX_MS = 20;
 const MAX_LINK_HOPS = 40;
 const encoder = new TextEncoder();
 
@@ -89,6 +106,7 @@ export class LocalFileSystem implements FsProvider {
   #chunkSize: number;
   #fullDigestMaxSize: number;
   #locks = new KeyedLock();
+  #swept = new Map<string, number>();
 
   /**
    * Resolves every root to its real path and checks Deno's permissions for it.
@@ -155,6 +173,7 @@ export class LocalFileSystem implements FsProvider {
       const file = await this.#openVerified(target.realPath, signal);
       try {
         const info = await file.stat();
+        // C7.4: never past the size the file had at open (it may be growing).
         const bytes = await readAll(file, info.size, signal);
         return { bytes, version: await this.#version(info, bytes, file) };
       } finally {
@@ -221,20 +240,20 @@ export class LocalFileSystem implements FsProvider {
           const info = await statOrNull(path);
           if (info && !info.isFile) throw new FsError("FS_NOT_REGULAR_FILE");
           let before: Uint8Array | null = null;
-          let mode: number | null = null;
+          let keep: Deno.FileInfo | null = null;
           let held: Deno.FsFile | null = null;
           if (info) {
             if (precondition.kind === "absent") throw new FsError("FS_EXISTS");
             const current = await this.#readCurrent(path, precondition, signal);
             before = current.bytes;
-            mode = current.mode;
+            keep = current.info;
             held = current.held;
           } else if (precondition.kind === "version") {
             throw new FsError("FS_STALE");
           }
           try {
             const createOnly = !info && precondition.kind === "absent";
-            const version = await this.#replace(dir, name, bytes, { mode, createOnly, signal });
+            const version = await this.#replace(dir, name, bytes, { keep, createOnly, signal });
             return { operation: info ? "update" : "create", before, version };
           } finally {
             if (held) closeQuietly(held);
@@ -242,7 +261,7 @@ export class LocalFileSystem implements FsProvider {
         } finally {
           dir.close();
         }
-      }), signal);
+      }, signal), signal);
   }
 
   /** {@inheritDoc FsProvider.editText} */
@@ -266,7 +285,7 @@ export class LocalFileSystem implements FsProvider {
             const after = edit(current.bytes);
             const pieces = editPieces(after);
             const version = await this.#replace(dir, name, pieces, {
-              mode: current.mode,
+              keep: current.info,
               createOnly: false,
               signal,
             });
@@ -277,7 +296,7 @@ export class LocalFileSystem implements FsProvider {
         } finally {
           dir.close();
         }
-      }), signal);
+      }, signal), signal);
   }
 
   // --- internals -------------------------------------------------------------------------
@@ -285,6 +304,10 @@ export class LocalFileSystem implements FsProvider {
   /** The real path of `path`: links followed; for a missing path, its nearest existing ancestor's. */
   async #realTarget(path: string, signal?: AbortSignal, hops = 0): Promise<string> {
     signal?.throwIfAborted();
+    // C7.3: a path Deno was not granted is never touched (a terminal would get a permission
+    // prompt, a headless run a PermissionDenied). Paths inside a root are granted (checked at
+    // construction), so such a path is outside: its lexical form fails the containment check.
+    if (!readGranted(path)) return path;
     try {
       return await Deno.realPath(path);
     } catch (error) {
@@ -315,7 +338,7 @@ export class LocalFileSystem implements FsProvider {
    * microseconds), so that a racing swap must win every round. Used only where the kernel's path
    * of a descriptor is unavailable (see `_fd_paths.ts` and the README's "Security and reliability").
    */
-  #stillInside(path: string, info: Deno.FileInfo, write = false): boolean {
+  #stillInside(path: string, info: FileId, write = false): boolean {
     for (let round = 0; round < 3; round++) {
       const real = realPathOrNull(path);
       const root = real === path ? findRoot(this.roots, real) : undefined;
@@ -337,7 +360,7 @@ export class LocalFileSystem implements FsProvider {
    * root. Judged on the kernel's path of the open descriptor where the runtime allows it (a
    * swap cannot fool that), else by {@linkcode #stillInside}.
    */
-  #isInside(path: string, info: Deno.FileInfo, write = false): boolean {
+  #isInside(path: string, info: FileId, write = false): boolean {
     if (!fdPathsAvailable()) return this.#stillInside(path, info, write);
     if (!this.#locatedInside(openLocation(info), write)) return false;
     const now = statSyncOrNull(path);
@@ -411,11 +434,11 @@ export class LocalFileSystem implements FsProvider {
     path: string,
     precondition: FsPrecondition,
     signal?: AbortSignal,
-  ): Promise<{ bytes: Uint8Array; mode: number | null; held: Deno.FsFile }> {
+  ): Promise<{ bytes: Uint8Array; info: Deno.FileInfo; held: Deno.FsFile }> {
     for (let attempt = 0;; attempt++) {
       const file = await this.#openVerified(path, signal, true);
       try {
-        await file.lock(true);
+        await lockAbortably(file, signal);
         const info = await file.stat();
         // Another process may have replaced the file while we waited for the lock: lock the
         // new one. (Busy writers can win this race a few times in a row; give up only after
@@ -430,7 +453,7 @@ export class LocalFileSystem implements FsProvider {
           const version = await this.#version(info, bytes, file);
           if (version !== precondition.version) throw new FsError("FS_STALE");
         }
-        return { bytes, mode: info.mode === null ? null : info.mode & 0o7777, held: file };
+        return { bytes, info, held: file };
       } catch (error) {
         closeQuietly(file);
         throw error;
@@ -513,23 +536,26 @@ export class LocalFileSystem implements FsProvider {
    * Writes `bytes` (one buffer, or slices in order) to a temporary file beside `name` in `dir`,
    * flushes it, then renames it over the target (or links it, for create-only). The temporary
    * file never outlives the call, and is never written to before it is known to lie inside a
-   * root.
+   * root. C4.3a: it is created owner-only under a short name; its final mode (and owner and
+   * group of `keep`, the file it replaces, when the process may) is set through the open
+   * descriptor, never by path; before the rename its name must still be the file written.
    */
   async #replace(
     dir: WorkDir,
     name: string,
     bytes: Uint8Array | readonly Uint8Array[],
-    options: { mode: number | null; createOnly: boolean; signal?: AbortSignal },
+    options: { keep: Deno.FileInfo | null; createOnly: boolean; signal?: AbortSignal },
   ): Promise<string> {
-    const { mode, createOnly, signal } = options;
+    const { keep, createOnly, signal } = options;
+    await this.#sweepStale(dir);
     const target = `${dir.at}/${name}`;
-    const tmp = `${dir.at}/.${name}.toolfs-${crypto.randomUUID().slice(0, 8)}.tmp`;
+    const tmp = `${dir.at}/${tempName()}`;
     let created = false; // the temporary file exists: this call must remove it unless committed
-    let made: Deno.FileInfo | null = null; // its identity, once known
+    let made: FileId | null = null; // its identity, once known
     let committed = false;
     try {
       signal?.throwIfAborted();
-      const file = await Deno.open(tmp, { write: true, createNew: true });
+      const file = await nodeFs.open(tmp, CREATE_NEW, 0o600);
       created = true;
       let version: string;
       try {
@@ -543,13 +569,19 @@ export class LocalFileSystem implements FsProvider {
         for (const piece of bytes instanceof Uint8Array ? [bytes] : bytes) {
           await writeAll(file, piece, signal);
         }
-        if (mode !== null) await Deno.chmod(tmp, mode);
-        await file.syncData();
-        version = await this.#version(await file.stat(), bytes, file);
+        await setOwnerAndMode(file, keep, opened);
+        await file.datasync();
+        version = await this.#version(fileInfoOf(await file.stat()), bytes, null);
       } finally {
-        file.close();
+        await file.close();
       }
       signal?.throwIfAborted(); // the last moment to give up: after the rename it is done
+      // The name must still be the file written: a link or another file renamed over it would
+      // otherwise be committed in its place.
+      const now = await lstatOrNull(tmp);
+      if (!sameFile(now, made)) {
+        throw new FsError("FS_IO_ERROR", { detail: "the temporary file was replaced" });
+      }
       if (createOnly) {
         try {
           await Deno.link(tmp, target);
@@ -573,12 +605,38 @@ export class LocalFileSystem implements FsProvider {
   }
 
   /**
+   * C4.3a: removes the temporary files (`.toolfs-*.tmp`, and 0.1.0's `.<name>.toolfs-*.tmp`)
+   * that killed processes left in `dir`, once they are more than an hour old. Regular files
+   * only, removed only while still the file judged stale. At most once a minute per directory
+   * and instance, so a busy directory is not listed on every write.
+   */
+  async #sweepStale(dir: WorkDir): Promise<void> {
+    const key = dir.pinned ? dirKeyOf(dir.at) : dir.at;
+    const now = Date.now();
+    if (key === null || now - (this.#swept.get(key) ?? -Infinity) < SWEEP_INTERVAL_MS) return;
+    this.#swept.set(key, now);
+    if (this.#swept.size > 4096) this.#swept.clear();
+    try {
+      for await (const entry of Deno.readDir(dir.at)) {
+        if (!entry.isFile || !STALE_TEMP.test(entry.name)) continue;
+        const path = `${dir.at}/${entry.name}`;
+        const info = await lstatOrNull(path);
+        const mtime = info?.mtime?.getTime();
+        if (!info?.isFile || mtime === undefined || now - mtime < STALE_AFTER_MS) continue;
+        await removeIfSame(path, info).catch(() => false);
+      }
+    } catch {
+      // best effort: a sweep never fails a write
+    }
+  }
+
+  /**
    * Path checks only: the committed file must have landed inside a root. `rename` looks up the
    * source and the destination directories separately, so a parent swapped for a link between
    * the two lookups moves the file outside. Seen inside (its inode can be in one place only): done.
    * Found outside: removed there, and the call fails as an escape. Never removes anything inside.
    */
-  #checkLanded(target: string, info: Deno.FileInfo): void {
+  #checkLanded(target: string, info: FileId): void {
     const ours = (now: Deno.FileInfo | null) =>
       now !== null && now.dev === info.dev && now.ino === info.ino;
     for (let round = 0; round < 3; round++) {
@@ -590,7 +648,7 @@ export class LocalFileSystem implements FsProvider {
   }
 
   /** Removes the temporary file `info` at `tmp`; by path, it may take a few tries under a race. */
-  async #removeTemp(tmp: string, info: Deno.FileInfo, pinned: boolean): Promise<void> {
+  async #removeTemp(tmp: string, info: FileId, pinned: boolean): Promise<void> {
     for (let attempt = 0; attempt < 3; attempt++) {
       if (await removeIfSame(tmp, info).catch(() => false)) return;
     }
@@ -602,7 +660,7 @@ export class LocalFileSystem implements FsProvider {
    * link between the check and the create). With /proc/self/fd the kernel says exactly where it
    * is; otherwise the path is followed again a few times, in case the swap is undone.
    */
-  async #removeStray(tmp: string, info: Deno.FileInfo): Promise<void> {
+  async #removeStray(tmp: string, info: FileId): Promise<void> {
     if (fdPathsAvailable()) {
       const path = openLocation(info)?.path;
       if (path) await removeIfSame(path, info).catch(() => false);
@@ -615,7 +673,7 @@ export class LocalFileSystem implements FsProvider {
   async #version(
     info: Deno.FileInfo,
     bytes: Uint8Array | readonly Uint8Array[] | null,
-    file: Deno.FsFile,
+    file: Deno.FsFile | null,
   ): Promise<string> {
     return (await this.#digest(info, bytes, file)).version;
   }
@@ -629,15 +687,16 @@ export class LocalFileSystem implements FsProvider {
   async #digest(
     info: Deno.FileInfo,
     bytes: Uint8Array | readonly Uint8Array[] | null,
-    file: Deno.FsFile,
+    file: Deno.FsFile | null,
   ): Promise<{ version: string; head: Uint8Array | null }> {
+    if (!bytes && !file) throw new TypeError("a version needs the bytes or the file");
     const hash = createHash("sha256"); // synchronous and native: no hop to a worker thread
     let head: Uint8Array | null = null;
     const pieces = bytes instanceof Uint8Array ? [bytes] : bytes;
     const length = pieces?.reduce((sum, piece) => sum + piece.length, 0) ?? 0;
     if (pieces && length <= this.#fullDigestMaxSize) hashRange(hash, pieces, 0, length);
     else if (info.size <= this.#fullDigestMaxSize) {
-      head = await readRange(file, 0, info.size);
+      head = await readRange(file!, 0, info.size);
       hash.update(head);
     } else if (pieces) {
       // As `subarray` would take them from one buffer (a negative start counts from the end).
@@ -647,8 +706,8 @@ export class LocalFileSystem implements FsProvider {
     } else {
       // Head and tail read straight into one buffer; the head is hashed while the tail is read.
       const edges = new Uint8Array(2 * EDGE);
-      head = await readRange(file, 0, EDGE, edges.subarray(0, EDGE));
-      const tail = readRange(file, info.size - EDGE, EDGE, edges.subarray(EDGE));
+      head = await readRange(file!, 0, EDGE, edges.subarray(0, EDGE));
+      const tail = readRange(file!, info.size - EDGE, EDGE, edges.subarray(EDGE));
       hash.update(head).update(await tail);
     }
     return { version: `${identityKey(info)}:${hash.digest("hex").slice(0, 24)}`, head };
@@ -687,6 +746,119 @@ function checkRoot(spec: RootSpec): FsRootInfo {
   return Object.freeze({ path: real, writable });
 }
 
+/** A short temporary name: it fits NAME_MAX beside any valid target name (C4.3a). */
+function tempName(): string {
+  return `.toolfs-${crypto.randomUUID().slice(0, 8)}.tmp`;
+}
+
+/** A key naming a pinned directory by identity (its handle's number is reused). */
+function dirKeyOf(at: string): string | null {
+  const info = statSyncOrNull(at);
+  return info === null ? null : `${info.dev}:${info.ino}`;
+}
+
+function sameFile(now: FileId | null, made: FileId): boolean {
+  return now !== null && now.dev === made.dev && now.ino === made.ino;
+}
+
+/** Whether Deno grants reading `path`, asked without prompting (C7.3). */
+function readGranted(path: string): boolean {
+  return Deno.permissions.querySync({ name: "read", path }).state === "granted";
+}
+
+/** The fields of node's `Stats` the version needs, as a `Deno.FileInfo`. */
+function fileInfoOf(stats: { dev: number; ino: number; size: number; mtime: Date }): Deno.FileInfo {
+  const { dev, ino, size, mtime } = stats;
+  return { dev, ino, size, mtime } as Deno.FileInfo;
+}
+
+let cachedUmask: number | undefined;
+
+/**
+ * The process's umask, without asking for a permission Deno was not granted: through
+ * `process.umask()` when `--allow-sys` covers it, else /proc/self/status, else the usual 022.
+ */
+function umask(): number {
+  if (cachedUmask !== undefined) return cachedUmask;
+  cachedUmask = 0o022;
+  try {
+    const sys = { name: "sys", kind: "umask" } as Deno.PermissionDescriptor;
+    if (Deno.permissions.querySync(sys).state === "granted") {
+      return cachedUmask = Deno.umask();
+    }
+    const status = "/proc/self/status";
+    if (readGranted(status)) {
+      const found = /^Umask:\s+([0-7]+)$/m.exec(Deno.readTextFileSync(status));
+      if (found) cachedUmask = parseInt(found[1], 8);
+    }
+  } catch {
+    // keep 022
+  }
+  return cachedUmask;
+}
+
+/**
+ * C4.3a: gives the temporary file the permission bits (and, when the process may, the owner
+ * and group) of the file it replaces, through its descriptor; a new file gets what `open`
+ * would have given it. Set-user-ID and set-group-ID bits whose owner or group could not be
+ * kept are dropped. `chown` goes first: the kernel clears set-ID bits on it.
+ */
+async function setOwnerAndMode(
+  file: nodeFs.FileHandle,
+  keep: Deno.FileInfo | null,
+  made: { uid: number; gid: number },
+): Promise<void> {
+  let mode = keep?.mode == null ? 0o666 & ~umask() : keep.mode & 0o7777;
+  if (keep && keep.uid !== null && keep.gid !== null) {
+    let uidKept = keep.uid === made.uid;
+    let gidKept = keep.gid === made.gid;
+    if (!uidKept || !gidKept) {
+      try {
+        await file.chown(keep.uid, keep.gid);
+        uidKept = gidKept = true;
+      } catch {
+        if (!gidKept) {
+          try {
+            await file.chown(made.uid, keep.gid);
+            gidKept = true;
+          } catch {
+            // the group stays the process's
+          }
+        }
+      }
+    }
+    if (!uidKept) mode &= ~0o4000;
+    if (!gidKept) mode &= ~0o2000;
+  }
+  await file.chmod(mode);
+}
+
+/**
+ * Takes an exclusive advisory lock on `file`, waiting for other holders (other processes
+ * included) as long as it takes, yet giving up within {@linkcode LOCK_POLL_MAX_MS} of an abort
+ * (C7.2). Polls `tryLock`, so a blocked `flock` never pins a thread the abort cannot reach.
+ */
+async function lockAbortably(file: Deno.FsFile, signal?: AbortSignal): Promise<void> {
+  for (let wait = 1;; wait = Math.min(wait * 2, LOCK_POLL_MAX_MS)) {
+    signal?.throwIfAborted();
+    if (await file.tryLock(true)) return;
+    await sleep(wait, signal);
+  }
+}
+
+/** Resolves after `ms`, or at once when `signal` aborts. */
+function sleep(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => {
+      clearTimeout(timer);
+      signal?.removeEventListener("abort", done);
+      resolve();
+    };
+    const timer = setTimeout(done, ms);
+    signal?.addEventListener("abort", done, { once: true });
+  });
+}
+
 function typeOf(info: Deno.FileInfo): FsStat["type"] {
   return info.isFile ? "file" : info.isDirectory ? "directory" : "other";
 }
@@ -717,20 +889,19 @@ async function lstatOrNull(path: string): Promise<Deno.FileInfo | null> {
   }
 }
 
+/**
+ * The file's first `size` bytes (its size when it was opened): never more, so a file another
+ * process keeps growing cannot make the read hold more than it had (C7.4). Fewer when it shrank.
+ */
 async function readAll(
   file: Deno.FsFile,
-  sizeHint: number,
+  size: number,
   signal?: AbortSignal,
 ): Promise<Uint8Array> {
-  let buffer = new Uint8Array(Math.max(sizeHint, 0) + 1);
+  const buffer = new Uint8Array(Math.max(size, 0));
   let length = 0;
-  for (;;) {
+  while (length < buffer.length) {
     signal?.throwIfAborted();
-    if (length === buffer.length) {
-      const grown = new Uint8Array(buffer.length * 2);
-      grown.set(buffer);
-      buffer = grown;
-    }
     const n = await file.read(buffer.subarray(length));
     if (n === null) break;
     length += n;
@@ -853,16 +1024,21 @@ function hashRange(
   }
 }
 
-async function writeAll(file: Deno.FsFile, bytes: Uint8Array, signal?: AbortSignal): Promise<void> {
+async function writeAll(
+  file: nodeFs.FileHandle,
+  bytes: Uint8Array,
+  signal?: AbortSignal,
+): Promise<void> {
   let written = 0;
   while (written < bytes.length) {
     signal?.throwIfAborted();
-    written += await file.write(bytes.subarray(written, written + (1 << 24)));
+    const length = Math.min(bytes.length - written, 1 << 24);
+    written += (await file.write(bytes, written, length)).bytesWritten;
   }
 }
 
 /** Removes `path` when it is still the file `info` (never a file that replaced it). */
-async function removeIfSame(path: string, info: Deno.FileInfo): Promise<boolean> {
+async function removeIfSame(path: string, info: FileId): Promise<boolean> {
   const now = await lstatOrNull(path).catch(() => null);
   if (!now || now.dev !== info.dev || now.ino !== info.ino) return false;
   await Deno.remove(path);

@@ -213,7 +213,7 @@ export function createFsTools(options: CreateFsToolsOptions): FsTools {
       cwd: here,
       signal: ctx?.signal,
       lineIndexes,
-      serialize: (realPath, task) => mutations.run(realPath, task),
+      serialize: (realPath, task) => mutations.run(realPath, task, ctx?.signal),
       emit(op, target: FsTarget, version) {
         const detail = {
           op,
