@@ -1115,6 +1115,35 @@ function osMessage(error: unknown): string {
   return text.replace(/(\(os error \d+\)).*$/s, "$1");
 }
 
+/** Deno's error classes by the `code` of a `node:fs` error (the temporary file's calls). */
+const NODE_CODES: Record<string, new (message: string) => Error> = {
+  ENOENT: Deno.errors.NotFound,
+  ENOTDIR: Deno.errors.NotADirectory,
+  EACCES: Deno.errors.PermissionDenied,
+  EPERM: Deno.errors.PermissionDenied,
+  EISDIR: Deno.errors.IsADirectory,
+  EEXIST: Deno.errors.AlreadyExists,
+};
+
+/**
+ * A `node:fs` error (`EACCES: permission denied, open '<path>'`) as the Deno error it stands
+ * for, with Deno's message form (`Permission denied (os error 13)`) and no path; anything else
+ * unchanged.
+ */
+function fromNodeError(error: unknown): unknown {
+  if (!(error instanceof Error) || error instanceof Deno.errors.NotCapable) return error;
+  const { code, errno } = error as Error & { code?: unknown; errno?: unknown };
+  if (typeof code !== "string" || typeof errno !== "number" || !/^E[A-Z]+$/.test(code)) {
+    return error;
+  }
+  const described = /^E[A-Z]+: ([^,]*)/.exec(error.message)?.[1] ?? code;
+  const message = `${described.charAt(0).toUpperCase()}${described.slice(1)} (os error ${
+    Math.abs(errno)
+  })`;
+  const Class = NODE_CODES[code] ?? Error;
+  return new Class(message);
+}
+
 /** Runs `task`, turning every failure into an `FsError` with a contract code. */
 async function guard<T>(task: () => Promise<T>, signal?: AbortSignal): Promise<T> {
   try {
@@ -1134,6 +1163,7 @@ async function guard<T>(task: () => Promise<T>, signal?: AbortSignal): Promise<T
  */
 export function toFsError(error: unknown, signal?: AbortSignal): FsError {
   if (error instanceof FsError) return error;
+  error = fromNodeError(error);
   if (signal?.aborted || (error instanceof DOMException && error.name === "AbortError")) {
     return new FsError("FS_ABORTED", { cause: error });
   }
