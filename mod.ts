@@ -24,7 +24,7 @@
 export * from "./src/config.ts";
 export * from "./src/fs_error.ts";
 export * from "./src/provider/fs_provider.ts";
-export * from "./src/provider/local_fs.ts";
+export * from "./src/provider/local/local_fs.ts";
 export * from "./src/policy/read_before_write.ts";
 export * from "./src/tools/tools.ts";
 export type { ListValue } from "./src/tools/list.ts";
