@@ -35,7 +35,7 @@ import {
 } from "../present/schemas.ts";
 import { argsOf, invalid, isPositiveInteger, optional, requirePath } from "./_args.ts";
 import { LineIndexCache, type ToolEnv } from "./_context.ts";
-import { Serializer } from "./_serial.ts";
+import { queueOf } from "../_keyed_queue.ts";
 import { editTool, type EditValue } from "./edit.ts";
 import { listTool, type ListValue } from "./list.ts";
 import { readTool, type ReadValue } from "./read.ts";
@@ -169,7 +169,7 @@ export function createFsTools(options: CreateFsToolsOptions): FsTools {
   const defaultSession = {};
   const events = new EventTarget();
   const lineIndexes = new LineIndexCache();
-  const mutations = new Serializer();
+  const mutations = queueOf(fs);
   const definitions = Object.freeze(TOOL_NAMES.map((name) =>
     Object.freeze({
       name,

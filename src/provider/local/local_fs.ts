@@ -26,7 +26,6 @@ import type {
   FsTarget,
   FsWriteOutcome,
 } from "../fs_provider.ts";
-import { KeyedLock } from "../_lock.ts";
 import { readDirEntries } from "../_read_dir.ts";
 import { Containment, type RootSpec } from "./_containment.ts";
 import { guard } from "./_errors.ts";
@@ -77,7 +76,6 @@ export class LocalFileSystem implements FsProvider {
   #versions: Versioner;
   #replacer: Replacer;
   #chunkSize: number;
-  #locks = new KeyedLock();
 
   /**
    * Resolves every root to its real path and checks Deno's permissions for it.
@@ -195,7 +193,14 @@ export class LocalFileSystem implements FsProvider {
     }, signal);
   }
 
-  /** {@inheritDoc FsProvider.writeText} */
+  /**
+   * {@inheritDoc FsProvider.writeText}
+   *
+   * Concurrent calls on one file are serialized by the file's advisory lock (`flock`, taken
+   * before its content is read and held until the rename), in this process as across processes;
+   * the tools also queue their calls per file (`src/_keyed_queue.ts`). A new file has no lock to
+   * take: `absent` creates it by `link`, which fails if another call created it first.
+   */
   writeText(
     target: FsTarget,
     content: string,
@@ -203,42 +208,32 @@ export class LocalFileSystem implements FsProvider {
   ): Promise<FsWriteOutcome> {
     const { signal, precondition = { kind: "none" } } = options;
     const bytes = encoder.encode(content);
-    return guard(() =>
-      this.#locks.run(target.realPath, async () => {
-        signal?.throwIfAborted();
-        const dir = await ensureParent(this.#c, target, signal);
+    return guard(async () => {
+      const dir = await ensureParent(this.#c, target, signal);
+      try {
+        const name = basename(target.realPath);
+        const path = `${dir.at}/${name}`;
+        const info = await statOrNull(path);
+        if (info && !info.isFile) throw new FsError("FS_NOT_REGULAR_FILE");
+        if (info && precondition.kind === "absent") throw new FsError("FS_EXISTS");
+        if (!info && precondition.kind === "version") throw new FsError("FS_STALE");
+        const current = info
+          ? await readCurrent(this.#c, this.#versions, path, precondition, signal)
+          : null;
         try {
-          const name = basename(target.realPath);
-          const path = `${dir.at}/${name}`;
-          const info = await statOrNull(path);
-          if (info && !info.isFile) throw new FsError("FS_NOT_REGULAR_FILE");
-          let before: Uint8Array | null = null;
-          let keep: Deno.FileInfo | null = null;
-          let held: Deno.FsFile | null = null;
-          if (info) {
-            if (precondition.kind === "absent") throw new FsError("FS_EXISTS");
-            const current = await readCurrent(this.#c, this.#versions, path, precondition, signal);
-            before = current.bytes;
-            keep = current.info;
-            held = current.held;
-          } else if (precondition.kind === "version") {
-            throw new FsError("FS_STALE");
-          }
-          try {
-            const createOnly = !info && precondition.kind === "absent";
-            const version = await this.#replacer.replace(dir, name, bytes, {
-              keep,
-              createOnly,
-              signal,
-            });
-            return { operation: info ? "update" : "create", before, version };
-          } finally {
-            if (held) closeQuietly(held);
-          }
+          const version = await this.#replacer.replace(dir, name, bytes, {
+            keep: current?.info ?? null,
+            createOnly: !info && precondition.kind === "absent",
+            signal,
+          });
+          return { operation: info ? "update" : "create", before: current?.bytes ?? null, version };
         } finally {
-          dir.close();
+          if (current) closeQuietly(current.held);
         }
-      }, signal), signal);
+      } finally {
+        dir.close();
+      }
+    }, signal);
   }
 
   /** {@inheritDoc FsProvider.editText} */
@@ -248,38 +243,30 @@ export class LocalFileSystem implements FsProvider {
     options: FsMutationOptions = {},
   ): Promise<FsEditOutcome> {
     const { signal, precondition = { kind: "none" } } = options;
-    return guard(() =>
-      this.#locks.run(target.realPath, async () => {
-        signal?.throwIfAborted();
-        const info = await statOrNull(target.realPath);
-        if (!info) throw new FsError("FS_NOT_FOUND");
-        if (!info.isFile) throw new FsError("FS_NOT_REGULAR_FILE");
-        const dir = await this.#c.pin(dirname(target.realPath), true);
+    return guard(async () => {
+      // No stat first: the verified open stats the file (missing: FS_NOT_FOUND; not a regular
+      // file: FS_NOT_REGULAR_FILE, never opened).
+      const dir = await this.#c.pin(dirname(target.realPath), true);
+      try {
+        const name = basename(target.realPath);
+        const path = `${dir.at}/${name}`;
+        const current = await readCurrent(this.#c, this.#versions, path, precondition, signal);
         try {
-          const name = basename(target.realPath);
-          const current = await readCurrent(
-            this.#c,
-            this.#versions,
-            `${dir.at}/${name}`,
-            precondition,
+          const after = edit(current.bytes);
+          const pieces = editPieces(after);
+          const version = await this.#replacer.replace(dir, name, pieces, {
+            keep: current.info,
+            createOnly: false,
             signal,
-          );
-          try {
-            const after = edit(current.bytes);
-            const pieces = editPieces(after);
-            const version = await this.#replacer.replace(dir, name, pieces, {
-              keep: current.info,
-              createOnly: false,
-              signal,
-            });
-            return editOutcome(current.bytes, after, pieces, version);
-          } finally {
-            closeQuietly(current.held);
-          }
+          });
+          return editOutcome(current.bytes, after, pieces, version);
         } finally {
-          dir.close();
+          closeQuietly(current.held);
         }
-      }, signal), signal);
+      } finally {
+        dir.close();
+      }
+    }, signal);
   }
 }
 

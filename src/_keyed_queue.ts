@@ -1,8 +1,10 @@
-// Per-file serialization of `write` and `edit` inside one `createFsTools` (CONTRACT C5.5).
-// Private to src/tools.
+// The one per-file queue of `write` and `edit` inside a process (CONTRACT C5.5, C7.2): every
+// `createFsTools` over one provider shares it (see `queueOf`), so the policy check, the
+// mutation and its observation run one at a time per real file. Across processes the local
+// provider's advisory lock (`flock`) takes over. Private to src/.
 
 /** Runs tasks with the same key one at a time, in arrival order. */
-export class Serializer {
+export class KeyedQueue {
   #tails = new Map<string, Promise<unknown>>();
 
   /**
@@ -31,4 +33,13 @@ function untilAborted(promise: Promise<unknown>, signal?: AbortSignal): Promise<
     signal.addEventListener("abort", onAbort, { once: true });
     promise.then(() => resolve()).finally(() => signal.removeEventListener("abort", onAbort));
   });
+}
+
+const queues = new WeakMap<object, KeyedQueue>();
+
+/** The queue shared by everything that mutates files through `owner` (a provider). */
+export function queueOf(owner: object): KeyedQueue {
+  let queue = queues.get(owner);
+  if (!queue) queues.set(owner, queue = new KeyedQueue());
+  return queue;
 }
