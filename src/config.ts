@@ -31,6 +31,21 @@ export interface FsToolsConfig {
    * @default {10485760}
    */
   readStreamMinSize: number;
+  /**
+   * Paths one `glob` renders, and one `grep` in the `files_with_matches` and `count` modes.
+   * @default {200}
+   */
+  globMaxFiles: number;
+  /**
+   * Matching lines one `grep` renders in the `content` mode.
+   * @default {100}
+   */
+  grepMaxMatches: number;
+  /**
+   * Lines of context echoed around a successful `edit`; 0 keeps the plain success text (C12.8).
+   * @default {0}
+   */
+  editSnippet: number;
 }
 
 /** The defaults of {@linkcode FsToolsConfig}. */
@@ -40,7 +55,13 @@ export const DEFAULT_CONFIG: Readonly<FsToolsConfig> = Object.freeze({
   readMaxLineLength: 2000,
   readMaxBytes: 51200,
   readStreamMinSize: 10 * 1024 * 1024,
+  globMaxFiles: 200,
+  grepMaxMatches: 100,
+  editSnippet: 0,
 });
+
+/** Keys whose value may be 0; every other key is at least 1. */
+const ZERO_ALLOWED: ReadonlySet<string> = new Set(["readStreamMinSize", "editSnippet"]);
 
 /**
  * Merges partial overrides over the defaults and checks every value.
@@ -65,7 +86,7 @@ export function resolveConfig(overrides: Partial<FsToolsConfig> = {}): Readonly<
       );
     }
     if (value === undefined || value === null) continue;
-    const min = key === "readStreamMinSize" ? 0 : 1;
+    const min = ZERO_ALLOWED.has(key) ? 0 : 1;
     if (typeof value !== "number" || !Number.isSafeInteger(value) || value < min) {
       throw new TypeError(
         `config "${key}" must be a whole number of at least ${min}: got ${JSON.stringify(value)}`,

@@ -208,7 +208,7 @@ Deno.test("C1.2 an invalid config value is a constructor error naming the key", 
     const cases: [Record<string, unknown>, string][] = [
       [
         { readLimt: 5 },
-        'unknown config key "readLimt": expected one of listMaxEntries, readLimit, readMaxLineLength, readMaxBytes, readStreamMinSize',
+        'unknown config key "readLimt": expected one of listMaxEntries, readLimit, readMaxLineLength, readMaxBytes, readStreamMinSize, globMaxFiles, grepMaxMatches, editSnippet',
       ],
       [{ readLimit: 0 }, 'config "readLimit" must be a whole number of at least 1: got 0'],
       [{ readLimit: 1.5 }, 'config "readLimit" must be a whole number of at least 1: got 1.5'],
@@ -227,6 +227,12 @@ Deno.test("C1.2 an invalid config value is a constructor error naming the key", 
       [
         { readStreamMinSize: -1 },
         'config "readStreamMinSize" must be a whole number of at least 0: got -1',
+      ],
+      [{ editSnippet: -1 }, 'config "editSnippet" must be a whole number of at least 0: got -1'],
+      [{ globMaxFiles: 0 }, 'config "globMaxFiles" must be a whole number of at least 1: got 0'],
+      [
+        { grepMaxMatches: 0 },
+        'config "grepMaxMatches" must be a whole number of at least 1: got 0',
       ],
     ];
     for (const [config, message] of cases) {
@@ -436,7 +442,7 @@ Deno.test("C1.6 the tools reach files only through the provider, passing the sig
 
 // --- C2 Config --------------------------------------------------------------------------------
 
-Deno.test("C2 the defaults are 200 entries, 2000 lines, 2000 chars, 51200 bytes, 10 MiB", async () => {
+Deno.test("C2 the defaults are 200 entries, 2000 lines, 2000 chars, 51200 bytes, 10 MiB, 200 paths, 100 matches, no snippet", async () => {
   await withSandbox({}, ({ root }) => {
     const expected = {
       listMaxEntries: 200,
@@ -444,6 +450,9 @@ Deno.test("C2 the defaults are 200 entries, 2000 lines, 2000 chars, 51200 bytes,
       readMaxLineLength: 2000,
       readMaxBytes: 51200,
       readStreamMinSize: 10485760,
+      globMaxFiles: 200,
+      grepMaxMatches: 100,
+      editSnippet: 0,
     };
     assert.deepEqual({ ...DEFAULT_CONFIG }, expected);
     assert.deepEqual({ ...toolsAt(root).config }, expected);

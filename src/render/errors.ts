@@ -5,9 +5,10 @@
  */
 
 import type { FsErrorCode } from "../fs_error.ts";
+import { quotePath } from "./names.ts";
 
-/** The four tool operations, as they appear in messages. */
-export type FsOp = "list" | "read" | "write" | "edit";
+/** The tool operations, as they appear in messages. */
+export type FsOp = "list" | "read" | "write" | "edit" | "glob" | "grep";
 
 /** Validation messages of C4, keyed by a short name. */
 export const VALIDATION_MESSAGES = {
@@ -41,7 +42,7 @@ export function limitTooLargeMessage(readLimit: number): string {
  * @returns The message.
  */
 export function unknownToolMessage(name: string): string {
-  return `unknown tool "${name}"`;
+  return `unknown tool ${quotePath(name)}`;
 }
 
 /**
@@ -57,7 +58,7 @@ export function offsetOutOfRangeMessage(
   displayPath: string,
   total: number,
 ): string {
-  return `offset ${offset} is out of range for "${displayPath}" (${total} lines)`;
+  return `offset ${offset} is out of range for ${quotePath(displayPath)} (${total} lines)`;
 }
 
 /**
@@ -81,8 +82,10 @@ export function tooLargeDetail(size: number, max: number): string {
  */
 export function matchMessage(displayPath: string, count: number): string {
   return count === 0
-    ? `old_string was not found in "${displayPath}"`
-    : `old_string matches ${count} times in "${displayPath}"; add surrounding context to make it unique or set replace_all to true`;
+    ? `old_string was not found in ${quotePath(displayPath)}`
+    : `old_string matches ${count} times in ${
+      quotePath(displayPath)
+    }; add surrounding context to make it unique or set replace_all to true`;
 }
 
 const REASONS: Partial<Record<FsErrorCode, string>> = {
@@ -125,7 +128,7 @@ export function pathErrorMessage(
   if (code === "FS_NOT_DIRECTORY") {
     reason = op === "list" ? "not a directory" : "a parent is not a directory";
   }
-  return `cannot ${op} "${path}": ${reason ?? detail ?? "input/output error"}`;
+  return `cannot ${op} ${quotePath(path)}: ${reason ?? detail ?? "input/output error"}`;
 }
 
 /**

@@ -4,6 +4,8 @@
  * @module
  */
 
+import { renderName } from "./names.ts";
+
 /** The type of one directory entry as `list` reports it (a symlink is `other`). */
 export type FsEntryType = "file" | "directory" | "other";
 
@@ -36,6 +38,8 @@ export interface ListView {
   /** Counts of the complete directory. */
   total: ListTotals;
 }
+
+const MARKERS: Record<FsEntryType, string> = { directory: "/", file: "", other: "@" };
 
 const GROUP: Record<FsEntryType, number> = { directory: 0, file: 1, other: 2 };
 
@@ -161,10 +165,11 @@ export function renderList(
   const total = countEntries(entries);
   let body = "";
   for (const entry of shown) {
-    body += entry.name + (entry.type === "directory" ? "/" : entry.type === "other" ? "@" : "") +
-      "\n";
+    body += renderName(entry.name, MARKERS[entry.type]) + "\n";
   }
-  const text = `<path>${displayPath}</path>\n<type>directory</type>\n<content>\n${body}\n${
+  const text = `<path>${
+    renderName(displayPath)
+  }</path>\n<type>directory</type>\n<content>\n${body}\n${
     listFooter(total, shown.length)
   }\n</content>`;
   return { text, entries: shown, total };

@@ -4,6 +4,8 @@
  * @module
  */
 
+import { renderName } from "./names.ts";
+
 /**
  * The five-line `write` result.
  *
@@ -12,7 +14,7 @@
  * @returns The model-facing text.
  */
 export function renderWrite(displayPath: string, operation: "create" | "update"): string {
-  return `<path>${displayPath}</path>\n<type>file</type>\n<content>\n${
+  return `<path>${renderName(displayPath)}</path>\n<type>file</type>\n<content>\n${
     operation === "create" ? "Created file" : "Updated file"
   }\n</content>`;
 }
@@ -25,7 +27,8 @@ export function renderWrite(displayPath: string, operation: "create" | "update")
  * @returns The model-facing text.
  */
 export function renderEdit(displayPath: string, replaceAll: boolean): string {
+  const shown = renderName(displayPath);
   return replaceAll
-    ? `The file ${displayPath} has been updated. All occurrences were successfully replaced.`
-    : `The file ${displayPath} has been updated successfully.`;
+    ? `The file ${shown} has been updated. All occurrences were successfully replaced.`
+    : `The file ${shown} has been updated successfully.`;
 }

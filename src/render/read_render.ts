@@ -4,6 +4,8 @@
  * @module
  */
 
+import { renderName } from "./names.ts";
+
 /** One rendered line. */
 export interface ReadLine {
   /** The 1-based line number. */
@@ -130,7 +132,7 @@ export function renderRead(
 ): string {
   let body = "";
   for (const line of lines) body += formatLine(line) + "\n";
-  return `<path>${displayPath}</path>\n<type>file</type>\n<content>\n${body}\n${
+  return `<path>${renderName(displayPath)}</path>\n<type>file</type>\n<content>\n${body}\n${
     readFooter(end)
   }\n</content>`;
 }

@@ -301,6 +301,8 @@ function prepare(
       if (oldString === newString) throw invalid(VALIDATION_MESSAGES.sameStrings);
       return () => editTool(filePath, { oldString, newString, replaceAll }, env);
     }
+    default:
+      throw new FsError("FS_UNKNOWN_TOOL");
   }
 }
 

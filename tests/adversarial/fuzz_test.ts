@@ -95,7 +95,7 @@ function checkResult(
   const validation = expectedValidation(name, args, ctx.signal?.aborted ?? false);
   if (!["list", "read", "write", "edit"].includes(name)) {
     assert.deepEqual(result.error, { name: "FsError", code: "FS_UNKNOWN_TOOL" });
-    assert.equal(result.content, `Error: unknown tool "${name}"`);
+    assert.equal(result.content, `Error: unknown tool ${JSON.stringify(name)}`);
     return;
   }
   if (validation !== null) {
