@@ -246,7 +246,12 @@ export class LocalFileSystem implements FsProvider {
     return guard(async () => {
       // No stat first: the verified open stats the file (missing: FS_NOT_FOUND; not a regular
       // file: FS_NOT_REGULAR_FILE, never opened).
-      const dir = await this.#c.pin(dirname(target.realPath), true);
+      const dir = await this.#c.pin(dirname(target.realPath), true).catch((error) => {
+        // C7.1: a parent that is a file makes `edit` report FS_NOT_FOUND.
+        throw error instanceof FsError && error.code === "FS_NOT_DIRECTORY"
+          ? new FsError("FS_NOT_FOUND", { cause: error })
+          : error;
+      });
       try {
         const name = basename(target.realPath);
         const path = `${dir.at}/${name}`;
