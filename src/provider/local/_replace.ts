@@ -67,7 +67,7 @@ export class Replacer {
   ): Promise<string> {
     const { keep, createOnly, signal } = options;
     const c = this.#c;
-    await this.#sweeper.sweep(dir);
+    await this.#sweeper.sweep(dir, c);
     const target = `${dir.at}/${name}`;
     const tmp = `${dir.at}/${tempName()}`;
     let created = false; // the temporary file exists: this call must remove it unless committed
@@ -134,8 +134,13 @@ export class Replacer {
 class StaleSweeper {
   #swept = new Map<string, number>();
 
-  /** Sweeps `dir` unless this instance did so within the last minute. Never fails. */
-  async sweep(dir: WorkDir): Promise<void> {
+  /**
+   * Sweeps `dir` unless this instance did so within the last minute. Never fails. Under path
+   * checks each file is checked again, just before its removal, to resolve to itself inside
+   * a writable root (a swap of a parent can still win that race: README, "What is not
+   * guaranteed").
+   */
+  async sweep(dir: WorkDir, c: Containment): Promise<void> {
     const key = dir.pinned ? dirKeyOf(dir.at) : dir.at;
     const now = Date.now();
     if (key === null || now - (this.#swept.get(key) ?? -Infinity) < SWEEP_INTERVAL_MS) return;
@@ -148,6 +153,7 @@ class StaleSweeper {
         const info = await lstatOrNull(path);
         const mtime = info?.mtime?.getTime();
         if (!info?.isFile || mtime === undefined || now - mtime < STALE_AFTER_MS) continue;
+        if (!dir.pinned && !c.stillInside(path, info, true)) continue;
         await removeIfSame(path, info).catch(() => false);
       }
     } catch {
