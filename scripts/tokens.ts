@@ -8,15 +8,8 @@
  * @module
  */
 
-import {
-  createFsTools,
-  type FsToolDefinition,
-  LocalFileSystem,
-  systemPrompt,
-  toAnthropicTools,
-  toMcpTools,
-  toOpenAITools,
-} from "../mod.ts";
+import { createFsTools, type FsToolDefinition, LocalFileSystem, systemPrompt } from "../mod.ts";
+import { toAnthropicTools, toMcpTools, toOpenAITools } from "../formats.ts";
 import { countTokens, type TokenCounts, TOKENIZERS } from "../playground/server/tokens.ts";
 
 /** The budget for the four tools' name, description, schema and guidance, in DeepSeek V3 tokens. */

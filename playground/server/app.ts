@@ -18,8 +18,8 @@ import {
   type FsToolsConfig,
   LocalFileSystem,
   ReadBeforeWritePolicy,
-  resolveConfig,
 } from "../../mod.ts";
+import { resolveConfig } from "../../src/config.ts";
 import type {
   DefinitionsResponse,
   ExecuteRequest,

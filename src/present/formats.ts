@@ -8,7 +8,7 @@
  * @module
  */
 
-import type { FsToolDefinition, FsToolResult } from "../tools/tools.ts";
+import type { FsToolDefinition, FsToolResult } from "../types.ts";
 import { type FsToolName, TOOL_NAMES, type ToolInputSchema } from "./schemas.ts";
 
 /** An OpenAI Chat Completions function tool. */
@@ -116,11 +116,15 @@ const ANNOTATIONS: Readonly<Record<FsToolName, McpToolAnnotations>> = Object.fre
  * @returns The sections, joined; empty for no definitions.
  *
  * @example Put the guidance in the system prompt
- * ```ts ignore
+ * ```ts
  * import { createFsTools, LocalFileSystem, systemPrompt } from "@toolfs/fs";
+ * import assert from "node:assert/strict";
  *
- * const tools = createFsTools({ fs: new LocalFileSystem({ roots: ["."] }) });
+ * const root = await Deno.makeTempDir();
+ * const tools = createFsTools({ fs: new LocalFileSystem({ roots: [root] }) });
  * const system = `You are a coding agent.\n\n${systemPrompt(tools.definitions)}`;
+ * assert.equal(system, `You are a coding agent.\n\n${tools.definitions.map((d) => d.guidance).join("\n\n")}`);
+ * await Deno.remove(root);
  * ```
  */
 export function systemPrompt(definitions: readonly FsToolDefinition[]): string {
@@ -135,11 +139,17 @@ export function systemPrompt(definitions: readonly FsToolDefinition[]): string {
  * @returns One tool per definition, in the fixed order.
  *
  * @example
- * ```ts ignore
- * import { createFsTools, LocalFileSystem, toOpenAITools } from "@toolfs/fs";
+ * ```ts
+ * import { createFsTools, LocalFileSystem } from "@toolfs/fs";
+ * import { toOpenAITools } from "@toolfs/fs/formats";
+ * import assert from "node:assert/strict";
  *
- * const tools = createFsTools({ fs: new LocalFileSystem({ roots: ["."] }) });
+ * const root = await Deno.makeTempDir();
+ * const tools = createFsTools({ fs: new LocalFileSystem({ roots: [root] }) });
  * const body = { model: "gpt-4.1", messages: [], tools: toOpenAITools(tools.definitions) };
+ * assert.equal(body.tools[0].type, "function");
+ * assert.equal(body.tools[0].function.name, "list");
+ * await Deno.remove(root);
  * ```
  */
 export function toOpenAITools(
@@ -168,11 +178,16 @@ export function toOpenAITools(
  * @returns One tool per definition, in the fixed order.
  *
  * @example
- * ```ts ignore
- * import { createFsTools, LocalFileSystem, toOpenAIResponsesTools } from "@toolfs/fs";
+ * ```ts
+ * import { createFsTools, LocalFileSystem } from "@toolfs/fs";
+ * import { toOpenAIResponsesTools } from "@toolfs/fs/formats";
+ * import assert from "node:assert/strict";
  *
- * const tools = createFsTools({ fs: new LocalFileSystem({ roots: ["."] }) });
+ * const root = await Deno.makeTempDir();
+ * const tools = createFsTools({ fs: new LocalFileSystem({ roots: [root] }) });
  * const body = { model: "gpt-4.1", input: "hi", tools: toOpenAIResponsesTools(tools.definitions) };
+ * assert.deepEqual(body.tools.map((tool) => tool.name), ["list", "read", "write", "edit"]);
+ * await Deno.remove(root);
  * ```
  */
 export function toOpenAIResponsesTools(
@@ -196,15 +211,20 @@ export function toOpenAIResponsesTools(
  * @returns One tool per definition, in the fixed order.
  *
  * @example
- * ```ts ignore
- * import { createFsTools, LocalFileSystem, systemPrompt, toAnthropicTools } from "@toolfs/fs";
+ * ```ts
+ * import { createFsTools, LocalFileSystem, systemPrompt } from "@toolfs/fs";
+ * import { toAnthropicTools } from "@toolfs/fs/formats";
+ * import assert from "node:assert/strict";
  *
- * const tools = createFsTools({ fs: new LocalFileSystem({ roots: ["."] }) });
+ * const root = await Deno.makeTempDir();
+ * const tools = createFsTools({ fs: new LocalFileSystem({ roots: [root] }) });
  * const body = {
  *   model: "claude-sonnet-4-5",
  *   system: systemPrompt(tools.definitions),
  *   tools: toAnthropicTools(tools.definitions),
  * };
+ * assert.equal(body.tools[3].name, "edit");
+ * await Deno.remove(root);
  * ```
  */
 export function toAnthropicTools(definitions: readonly FsToolDefinition[]): AnthropicTool[] {
@@ -223,11 +243,15 @@ export function toAnthropicTools(definitions: readonly FsToolDefinition[]): Anth
  * @returns One tool per definition, in the fixed order.
  *
  * @example
- * ```ts ignore
- * import { createFsTools, LocalFileSystem, toMcpTools } from "@toolfs/fs";
+ * ```ts
+ * import { createFsTools, LocalFileSystem } from "@toolfs/fs";
+ * import { toMcpTools } from "@toolfs/fs/formats";
+ * import assert from "node:assert/strict";
  *
- * const tools = createFsTools({ fs: new LocalFileSystem({ roots: ["."] }) });
- * console.log(toMcpTools(tools.definitions)[0].annotations); // { readOnlyHint: true, ... }
+ * const root = await Deno.makeTempDir();
+ * const tools = createFsTools({ fs: new LocalFileSystem({ roots: [root] }) });
+ * assert.equal(toMcpTools(tools.definitions)[0].annotations.readOnlyHint, true);
+ * await Deno.remove(root);
  * ```
  */
 export function toMcpTools(definitions: readonly FsToolDefinition[]): McpTool[] {
@@ -248,11 +272,16 @@ export function toMcpTools(definitions: readonly FsToolDefinition[]): McpTool[] 
  * @returns The MCP result.
  *
  * @example
- * ```ts ignore
- * import { createFsTools, LocalFileSystem, toMcpCallResult } from "@toolfs/fs";
+ * ```ts
+ * import { createFsTools, LocalFileSystem } from "@toolfs/fs";
+ * import { toMcpCallResult } from "@toolfs/fs/formats";
+ * import assert from "node:assert/strict";
  *
- * const tools = createFsTools({ fs: new LocalFileSystem({ roots: ["."] }) });
- * console.log(toMcpCallResult(await tools.execute("list", {})).content[0].text);
+ * const root = await Deno.makeTempDir();
+ * const tools = createFsTools({ fs: new LocalFileSystem({ roots: [root] }) });
+ * const result = await tools.execute("list", {});
+ * assert.equal(toMcpCallResult(result).content[0].text, result.content);
+ * await Deno.remove(root);
  * ```
  */
 export function toMcpCallResult(result: FsToolResult): McpCallToolResult {

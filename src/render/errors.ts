@@ -5,10 +5,10 @@
  */
 
 import type { FsErrorCode } from "../fs_error.ts";
+import type { FsOp } from "../types.ts";
 import { quotePath } from "./names.ts";
 
-/** The tool operations, as they appear in messages. */
-export type FsOp = "list" | "read" | "write" | "edit" | "glob" | "grep";
+export type { FsOp } from "../types.ts";
 
 /** Validation messages of C4, keyed by a short name. */
 export const VALIDATION_MESSAGES = {
@@ -113,9 +113,9 @@ const REASONS: Partial<Record<FsErrorCode, string>> = {
  * @example
  * ```ts
  * import { pathErrorMessage } from "./errors.ts";
+ * import assert from "node:assert/strict";
  *
- * console.log(pathErrorMessage("FS_NOT_FOUND", "read", "a.txt"));
- * // cannot read "a.txt": not found
+ * assert.equal(pathErrorMessage("FS_NOT_FOUND", "read", "a.txt"), 'cannot read "a.txt": not found');
  * ```
  */
 export function pathErrorMessage(

@@ -1,7 +1,8 @@
 // Conformance checks that run the tools over the provider. Private to src/testing.
 
 import assert from "node:assert/strict";
-import { createFsTools, type FsProviderWithRoots, type FsToolResult } from "../tools/tools.ts";
+import { createFsTools, type FsProviderWithRoots } from "../tools/tools.ts";
+import type { FsToolResult } from "../types.ts";
 import type { ConformanceCheck, ProviderFactory } from "./fixture.ts";
 import { text, withFixture } from "./_assert.ts";
 

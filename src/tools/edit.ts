@@ -17,18 +17,15 @@ import {
   type ToolSuccess,
   withTexts,
 } from "./_context.ts";
-import { type EditPlan, type EditRequest, editTexts, MatchError, planEdit } from "./_edit_apply.ts";
+import {
+  type EditPlan,
+  type EditRequest,
+  editTexts,
+  MatchError,
+  planEdit,
+} from "../text/edit_apply.ts";
 import { gated } from "./_mutation.ts";
-
-/** The structured value of an `edit` (C6). */
-export interface EditValue {
-  /** The file's absolute lexical path. */
-  path: string;
-  /** The text before, without a BOM. */
-  before: string;
-  /** The text after, without a BOM. */
-  after: string;
-}
+import type { EditValue } from "../types.ts";
 
 /** Runs `edit` with validated arguments. */
 export function editTool(

@@ -7,22 +7,16 @@
 
 import { FsError } from "../fs_error.ts";
 import { offsetOutOfRangeMessage } from "../render/errors.ts";
-import { type ReadLine, renderRead } from "../render/read_render.ts";
+import { renderRead, truncateLine } from "../render/read_render.ts";
 import { displayPath } from "../provider/roots.ts";
 import { looksBinary, resolveIn, type ToolEnv, type ToolSuccess } from "./_context.ts";
-import { type ChunkSource, newLineIndex, scanWindow, type WindowResult } from "./_read_window.ts";
-
-/** The structured value of a `read` (C6). */
-export interface ReadValue {
-  /** The file's absolute lexical path. */
-  path: string;
-  /** The first line of the window. */
-  offset: number;
-  /** The rendered lines. */
-  lines: ReadLine[];
-  /** The file's total lines; absent when the byte cap ended the window early. */
-  totalLines?: number;
-}
+import {
+  type ChunkSource,
+  newLineIndex,
+  scanWindow,
+  type WindowResult,
+} from "../text/read_window.ts";
+import type { ReadValue } from "../types.ts";
 
 /** Validated `read` arguments. */
 export interface ReadRequest {
@@ -49,6 +43,7 @@ export async function readTool(
     limit: request.limit,
     maxBytes: config.readMaxBytes,
     maxLineLength: config.readMaxLineLength,
+    truncate: truncateLine,
     signal,
   };
   let result: WindowResult;

@@ -26,20 +26,15 @@ import {
 } from "../render/errors.ts";
 import { presentToolCall, type ToolCallPresentation } from "../present/acp.ts";
 import { GUIDANCE } from "../present/guidance.ts";
-import {
-  DESCRIPTIONS,
-  type FsToolName,
-  inputSchema,
-  TOOL_NAMES,
-  type ToolInputSchema,
-} from "../present/schemas.ts";
+import { DESCRIPTIONS, inputSchema, TOOL_NAMES } from "../present/schemas.ts";
 import { argsOf, invalid, isPositiveInteger, optional, requirePath } from "./_args.ts";
 import { LineIndexCache, type ToolEnv } from "./_context.ts";
-import { queueOf } from "../_keyed_queue.ts";
-import { editTool, type EditValue } from "./edit.ts";
-import { listTool, type ListValue } from "./list.ts";
-import { readTool, type ReadValue } from "./read.ts";
-import { writeTool, type WriteValue } from "./write.ts";
+import { queueOf } from "../keyed_queue.ts";
+import type { FsToolDefinition, FsToolResult, FsToolValue } from "../types.ts";
+import { editTool } from "./edit.ts";
+import { listTool } from "./list.ts";
+import { readTool } from "./read.ts";
+import { writeTool } from "./write.ts";
 
 /** A provider that can tell its roots (`LocalFileSystem` can). */
 export interface FsProviderWithRoots extends FsProvider {
@@ -75,45 +70,6 @@ export interface FsCallContext {
   session?: object;
 }
 
-/** A tool definition for a model (C1.3). */
-export interface FsToolDefinition {
-  /** The tool name. */
-  name: FsToolName;
-  /** One line for the model. */
-  description: string;
-  /** JSON Schema of the arguments. */
-  inputSchema: ToolInputSchema;
-  /** The tool's system-prompt section. */
-  guidance: string;
-}
-
-/** The structured value of each tool (C6). */
-export interface FsToolValues {
-  /** `list`. */
-  list: ListValue;
-  /** `read`. */
-  read: ReadValue;
-  /** `write`. */
-  write: WriteValue;
-  /** `edit`. */
-  edit: EditValue;
-}
-
-/** Any tool's structured value. */
-export type FsToolValue = ListValue | ReadValue | WriteValue | EditValue;
-
-/** What `execute` resolves to. Never a thrown error for a tool-level failure. */
-export interface FsToolResult<V = FsToolValue> {
-  /** The exact model-facing text. */
-  content: string;
-  /** Whether the call failed. */
-  isError: boolean;
-  /** The structured value, on success. */
-  value?: V;
-  /** The error, on failure. */
-  error?: { name: "FsError"; code: FsErrorCode };
-}
-
 /** Detail of the events {@linkcode FsTools.events} dispatches. */
 export interface FsToolEventDetail extends FsObservation {}
 
@@ -141,12 +97,17 @@ export interface FsTools {
  * @throws {Error} When `cwd` lies outside every root or a config value is invalid.
  *
  * @example Read a file
- * ```ts ignore
+ * ```ts
  * import { createFsTools, LocalFileSystem } from "@toolfs/fs";
+ * import assert from "node:assert/strict";
  *
- * const tools = createFsTools({ fs: new LocalFileSystem({ roots: ["."] }) });
- * const result = await tools.execute("read", { file_path: "README.md", limit: 5 });
- * console.log(result.content);
+ * const root = await Deno.makeTempDir();
+ * await Deno.writeTextFile(`${root}/README.md`, "one\ntwo\n");
+ * const tools = createFsTools({ fs: new LocalFileSystem({ roots: [root] }) });
+ * const result = await tools.execute("read", { file_path: "README.md", limit: 1 });
+ * assert.equal(result.isError, false);
+ * assert.deepEqual(result.value, { path: `${await Deno.realPath(root)}/README.md`, offset: 1, lines: [{ number: 1, text: "one" }], totalLines: 2 });
+ * await Deno.remove(root, { recursive: true });
  * ```
  */
 export function createFsTools(options: CreateFsToolsOptions): FsTools {

@@ -8,7 +8,7 @@
 // on Linux, descriptor checks (pinned); with scoped grants, path checks.
 
 import { createFsTools, LocalFileSystem } from "../../mod.ts";
-import { fdPathsAvailable } from "../../src/provider/_fd_paths.ts";
+import { fdPathsAvailable } from "../../src/provider/local/_fd_paths.ts";
 
 const [root, calls, config] = Deno.args;
 const tools = createFsTools({

@@ -22,6 +22,7 @@ import {
   sandbox,
   SECRET,
   SIBLINGS,
+  slowCase,
 } from "./_harness.ts";
 
 const RUNS = 4000;
@@ -276,19 +277,23 @@ async function fuzz(
   return runs;
 }
 
-Deno.test("fuzz: random calls never throw, fail with contract codes and never touch the outside", async () => {
-  await using box = await sandbox();
-  await populate(box);
-  const codes = new Map<string, number>();
-  const guarded = await fuzz(box, box.tools, "read-before-write policy", codes);
-  const open = await fuzz(box, createFsTools({ fs: box.fs, policy: false }), "no policy", codes);
-  const ok = [...codes].filter(([key]) => key.endsWith(":ok")).map(([k, n]) => `${k} ${n}`);
-  figure(
-    "fuzz",
-    `${
-      guarded + open
-    } random calls (policy on and off): 0 throws, 0 escapes; ${codes.size} distinct outcomes; successes ${
-      ok.join(", ")
-    }`,
-  );
-});
+Deno.test(
+  "fuzz: random calls never throw, fail with contract codes and never touch the outside",
+  slowCase(),
+  async () => {
+    await using box = await sandbox();
+    await populate(box);
+    const codes = new Map<string, number>();
+    const guarded = await fuzz(box, box.tools, "read-before-write policy", codes);
+    const open = await fuzz(box, createFsTools({ fs: box.fs, policy: false }), "no policy", codes);
+    const ok = [...codes].filter(([key]) => key.endsWith(":ok")).map(([k, n]) => `${k} ${n}`);
+    figure(
+      "fuzz",
+      `${
+        guarded + open
+      } random calls (policy on and off): 0 throws, 0 escapes; ${codes.size} distinct outcomes; successes ${
+        ok.join(", ")
+      }`,
+    );
+  },
+);

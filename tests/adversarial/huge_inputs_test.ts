@@ -4,7 +4,7 @@
 
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { cannotRun, figure, sandbox, skipUnless } from "./_harness.ts";
+import { cannotRun, figure, notSlowRun, sandbox, skipUnless } from "./_harness.ts";
 
 const GiB = 1 << 30;
 /** Peak resident memory a call may add: far below the files' sizes. */
@@ -56,7 +56,7 @@ async function writeOneLine(path: string): Promise<void> {
 const name = "huge inputs: a 1 GiB line and a 2 GiB sparse file read with bounded memory";
 Deno.test({
   name,
-  ignore: skipUnless(name, cannotRun()),
+  ignore: skipUnless(name, notSlowRun() ?? cannotRun()),
   async fn() {
     await using box = await sandbox();
     const line = join(box.root, "line.txt");

@@ -1,7 +1,8 @@
 // MemoryFileSystem details below the tools: copies, handles, hand-made targets (C1.7).
 
 import assert from "node:assert/strict";
-import { FsError, type FsTarget } from "../../mod.ts";
+import { FsError } from "../../mod.ts";
+import type { FsTarget } from "../../provider.ts";
 import { MemoryFileSystem } from "../../memory.ts";
 
 const encoder = new TextEncoder();

@@ -5,7 +5,7 @@
 import { basename, dirname, isAbsolute, resolve as resolvePath } from "node:path";
 import { FsError } from "../../fs_error.ts";
 import type { FsRootInfo } from "../fs_provider.ts";
-import { fdPathsAvailable, type OpenLocation, openLocation, pinnedLocation } from "../_fd_paths.ts";
+import { fdPathsAvailable, type OpenLocation, openLocation, pinnedLocation } from "./_fd_paths.ts";
 import { findRoot } from "../roots.ts";
 import { osMessage } from "./_errors.ts";
 import {

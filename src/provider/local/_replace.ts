@@ -6,7 +6,7 @@
 import { constants as fsConstants, promises as nodeFs } from "node:fs";
 import { FsError } from "../../fs_error.ts";
 import { type Containment, huntAndRemove, readGranted, type WorkDir } from "./_containment.ts";
-import { fdPathsAvailable, openLocation } from "../_fd_paths.ts";
+import { fdPathsAvailable, openLocation } from "./_fd_paths.ts";
 import {
   type FileId,
   lstatOrNull,

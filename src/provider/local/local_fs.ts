@@ -26,7 +26,7 @@ import type {
   FsTarget,
   FsWriteOutcome,
 } from "../fs_provider.ts";
-import { readDirEntries } from "../_read_dir.ts";
+import { readDirEntries } from "./_read_dir.ts";
 import { Containment, type RootSpec } from "./_containment.ts";
 import { guard } from "./_errors.ts";
 import { openVerified, readCurrent } from "./_open.ts";
@@ -198,7 +198,7 @@ export class LocalFileSystem implements FsProvider {
    *
    * Concurrent calls on one file are serialized by the file's advisory lock (`flock`, taken
    * before its content is read and held until the rename), in this process as across processes;
-   * the tools also queue their calls per file (`src/_keyed_queue.ts`). A new file has no lock to
+   * the tools also queue their calls per file (`src/keyed_queue.ts`). A new file has no lock to
    * take: `absent` creates it by `link`, which fails if another call created it first.
    */
   writeText(

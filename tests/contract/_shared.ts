@@ -1,0 +1,76 @@
+// Helpers shared by more than one contract test file.
+
+import { createFsTools, type FsTools, LocalFileSystem } from "../../mod.ts";
+import { encoder } from "../_helpers.ts";
+
+export const BOM = new Uint8Array([0xef, 0xbb, 0xbf]);
+
+export function concat(...parts: (Uint8Array | string)[]): Uint8Array {
+  const chunks = parts.map((part) => typeof part === "string" ? encoder.encode(part) : part);
+  const out = new Uint8Array(chunks.reduce((sum, chunk) => sum + chunk.length, 0));
+  let at = 0;
+  for (const chunk of chunks) {
+    out.set(chunk, at);
+    at += chunk.length;
+  }
+  return out;
+}
+
+export const FILE_PATH = { type: "string", description: "Absolute or workspace-relative." };
+
+export const SCHEMAS = {
+  list: {
+    type: "object",
+    properties: { path: { type: "string", description: "Directory; default: workspace." } },
+    required: [],
+    additionalProperties: false,
+  },
+  read: {
+    type: "object",
+    properties: {
+      file_path: FILE_PATH,
+      offset: { type: "integer", minimum: 1, description: "First line, 1-based." },
+      limit: { type: "integer", minimum: 1, maximum: 2000, default: 2000 },
+    },
+    required: ["file_path"],
+    additionalProperties: false,
+  },
+  write: {
+    type: "object",
+    properties: { file_path: FILE_PATH, content: { type: "string" } },
+    required: ["file_path", "content"],
+    additionalProperties: false,
+  },
+  edit: {
+    type: "object",
+    properties: {
+      file_path: FILE_PATH,
+      old_string: { type: "string", description: "Exact text to replace." },
+      new_string: { type: "string" },
+      replace_all: { type: "boolean", description: "Replace every match.", default: false },
+    },
+    required: ["file_path", "old_string", "new_string"],
+    additionalProperties: false,
+  },
+};
+
+export const DESCRIPTIONS = {
+  list: "List the files and subdirectories of a directory.",
+  read: "Read a text file as numbered lines.",
+  write: "Create a file or replace its whole content.",
+  edit: "Replace exact text in a file.",
+};
+
+export const NAMES = ["list", "read", "write", "edit"] as const;
+
+export async function withTools(
+  fn: (tools: FsTools, root: string) => void | Promise<void>,
+  config?: { readLimit?: number },
+): Promise<void> {
+  const root = await Deno.realPath(await Deno.makeTempDir({ prefix: "toolfs_defs_" }));
+  try {
+    await fn(createFsTools({ fs: new LocalFileSystem({ roots: [root] }), config }), root);
+  } finally {
+    await Deno.remove(root, { recursive: true });
+  }
+}
