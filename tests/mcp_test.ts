@@ -364,6 +364,10 @@ test("C13.1: a write before a read fails with only the text, and works after one
     // C5.3, or its C12.7 extension.
     assert(refused.content[0].text.startsWith('Error: cannot write "config.json": '));
     assert(refused.content[0].text.endsWith("read it first"));
+    assertEquals(
+      refused.content[0].text,
+      'Error: cannot write "config.json": the file already exists; read it first',
+    );
     assertEquals(await Deno.readTextFile(join(root, "config.json")), "{}\n");
     assertEquals((await call("read", { file_path: "config.json" })).isError, false);
     assertEquals(await call("write", { file_path: "config.json", content: '{"a":1}\n' }), {
@@ -934,7 +938,7 @@ test("C13.3: a session idle past sessionIdleMs is closed; its client gets 404 an
       url: serving.url,
       token: null,
       stderr: () => "",
-      stop: async () => 0,
+      stop: () => Promise.resolve(0),
     };
     try {
       const first = await connectHttp(server);

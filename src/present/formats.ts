@@ -8,6 +8,7 @@
  * @module
  */
 
+import { workspaceSection } from "../render/hints.ts";
 import type { FsToolDefinition, FsToolResult } from "../types.ts";
 import { type FsToolName, TOOL_NAMES, type ToolInputSchema } from "./schemas.ts";
 
@@ -107,28 +108,65 @@ const ANNOTATIONS: Readonly<Record<FsToolName, McpToolAnnotations>> = Object.fre
   edit: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
 });
 
+/** A root as {@linkcode systemPrompt} states it (a provider's `roots` entries fit). */
+export interface SystemPromptRoot {
+  /** The root's absolute real path. */
+  path: string;
+  /** Whether `write` and `edit` may change files in it. */
+  writable: boolean;
+}
+
+/** Options of {@linkcode systemPrompt}. */
+export interface SystemPromptOptions {
+  /**
+   * The provider's roots (`fs.roots`). When given, a last section names the session workspace
+   * and each root with its access, so the model can use absolute paths (C12.9).
+   */
+  roots?: readonly SystemPromptRoot[];
+  /**
+   * The absolute session workspace the section names (`tools.cwd`, or a session's own cwd).
+   * @default {the first root}
+   */
+  cwd?: string;
+}
+
 /**
  * The system-prompt text for the given tools: each tool's guidance, in the fixed order `list`,
- * `read`, `write`, `edit` (whatever the order passed), separated by blank lines. Byte-stable for
- * a given set of tools, so it can sit in a cached prompt prefix.
+ * `read`, `write`, `edit` (whatever the order passed), separated by blank lines; with `roots`, a
+ * last section stating the workspace and the roots (C12.9). Byte-stable for a given set of
+ * tools and options, so it can sit in a cached prompt prefix.
  *
  * @param definitions The definitions, e.g. `tools.definitions` or a subset of them.
- * @returns The sections, joined; empty for no definitions.
+ * @param options The roots and the workspace to state.
+ * @returns The sections, joined; empty for no definitions and no roots.
  *
- * @example Put the guidance in the system prompt
+ * @example Put the guidance and the workspace in the system prompt
  * ```ts
  * import { createFsTools, LocalFileSystem, systemPrompt } from "@toolfs/fs";
  * import assert from "node:assert/strict";
  *
  * const root = await Deno.makeTempDir();
- * const tools = createFsTools({ fs: new LocalFileSystem({ roots: [root] }) });
- * const system = `You are a coding agent.\n\n${systemPrompt(tools.definitions)}`;
- * assert.equal(system, `You are a coding agent.\n\n${tools.definitions.map((d) => d.guidance).join("\n\n")}`);
+ * const fs = new LocalFileSystem({ roots: [root] });
+ * const tools = createFsTools({ fs });
+ * const system = `You are a coding agent.\n\n${systemPrompt(tools.definitions, { roots: fs.roots })}`;
+ * const real = fs.roots[0].path;
+ * assert.ok(system.endsWith(
+ *   `The workspace is ${real}; relative paths resolve against it. ` +
+ *     `Paths must lie inside these roots: ${real} (read-write).`,
+ * ));
  * await Deno.remove(root);
  * ```
  */
-export function systemPrompt(definitions: readonly FsToolDefinition[]): string {
-  return inOrder(definitions).map((d) => d.guidance).join("\n\n");
+export function systemPrompt(
+  definitions: readonly FsToolDefinition[],
+  options: SystemPromptOptions = {},
+): string {
+  const sections = inOrder(definitions).map((d) => d.guidance);
+  const roots = options?.roots;
+  if (roots && roots.length > 0) {
+    sections.push(workspaceSection(options.cwd ?? roots[0].path, roots));
+  }
+  return sections.join("\n\n");
 }
 
 /**

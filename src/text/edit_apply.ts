@@ -13,7 +13,11 @@ export interface EditRequest {
 
 /** Thrown when the match count is not acceptable; the tool renders the message. */
 export class MatchError extends Error {
-  constructor(readonly count: number) {
+  /**
+   * @param count How many times the text occurs.
+   * @param positions Where each occurrence starts in the file's bytes (for the hint of C12.4).
+   */
+  constructor(readonly count: number, readonly positions: readonly number[] = []) {
     super(`old_string matches ${count} times`);
   }
 }
@@ -246,7 +250,9 @@ export function planEdit(bytes: Uint8Array, edit: EditRequest): EditPlan {
     if (positions.length > 0) break;
   }
   if (positions.length === 0) throw new MatchError(0);
-  if (positions.length > 1 && !edit.replaceAll) throw new MatchError(positions.length);
+  if (positions.length > 1 && !edit.replaceAll) {
+    throw new MatchError(positions.length, positions);
+  }
   const pieces: Uint8Array[] = [];
   let from = 0;
   for (const at of positions) {

@@ -6,7 +6,6 @@
  */
 
 import { FsError } from "../fs_error.ts";
-import { matchMessage } from "../render/errors.ts";
 import { renderEdit } from "../render/mutation_render.ts";
 import {
   bytesToText,
@@ -24,6 +23,7 @@ import {
   MatchError,
   planEdit,
 } from "../text/edit_apply.ts";
+import { matchFailure, withSnippet } from "./_edit_hints.ts";
 import { gated } from "./_mutation.ts";
 import type { EditValue } from "../types.ts";
 
@@ -52,14 +52,12 @@ export function editTool(
           return planned.plan.pieces;
         } catch (error) {
           if (!(error instanceof MatchError)) throw error;
-          throw new FsError(error.count === 0 ? "FS_NO_MATCH" : "FS_AMBIGUOUS_MATCH", {
-            message: matchMessage(shown, error.count),
-          });
+          throw matchFailure(before, request.oldString, shown, error);
         }
       }, { precondition, signal });
       env.emit("edit", target, outcome.version);
       return {
-        content: renderEdit(shown, request.replaceAll),
+        content: await withSnippet(renderEdit(shown, request.replaceAll), planned?.plan, env),
         value: withTexts({ path: target.path }, () => textsOf(outcome, planned)),
       };
     },

@@ -7,6 +7,7 @@
 
 import { FsError } from "../fs_error.ts";
 import { offsetOutOfRangeMessage } from "../render/errors.ts";
+import { readDirectoryMessage } from "../render/hints.ts";
 import { renderRead, truncateLine } from "../render/read_render.ts";
 import { displayPath } from "../provider/roots.ts";
 import { looksBinary, resolveIn, type ToolEnv, type ToolSuccess } from "./_context.ts";
@@ -37,6 +38,11 @@ export async function readTool(
   const target = await resolveIn(env, request.filePath, "read");
   const stat = await env.fs.stat(target, { signal });
   if (!stat) throw new FsError("FS_NOT_FOUND");
+  if (stat.type === "directory") {
+    throw new FsError("FS_NOT_REGULAR_FILE", {
+      message: readDirectoryMessage(displayPath(env.cwd, target.path)),
+    });
+  }
   if (stat.type !== "file") throw new FsError("FS_NOT_REGULAR_FILE");
   const window = {
     offset: request.offset,

@@ -5,7 +5,7 @@
  * @module
  */
 
-import { resolve } from "node:path";
+import { basename, dirname, resolve } from "node:path";
 import { type FsToolsConfig, resolveConfig } from "../config.ts";
 import { FsError, type FsErrorCode } from "../fs_error.ts";
 import {
@@ -24,16 +24,19 @@ import {
   unknownToolMessage,
   VALIDATION_MESSAGES,
 } from "../render/errors.ts";
+import { ARGUMENTS_NOT_OBJECT, didYouMean, unknownArgumentMessage } from "../render/hints.ts";
+import { closestKey } from "../text/close_names.ts";
 import { presentToolCall, type ToolCallPresentation } from "../present/acp.ts";
 import { GUIDANCE } from "../present/guidance.ts";
 import { DESCRIPTIONS, inputSchema, TOOL_NAMES } from "../present/schemas.ts";
-import { argsOf, invalid, isPositiveInteger, optional, requirePath } from "./_args.ts";
+import { invalid, isPositiveInteger, optional, requirePath } from "./_args.ts";
 import { LineIndexCache, type ToolEnv } from "./_context.ts";
 import { queueOf } from "../keyed_queue.ts";
 import type { FsToolDefinition, FsToolResult, FsToolValue } from "../types.ts";
 import { editTool } from "./edit.ts";
 import { listTool } from "./list.ts";
 import { readTool } from "./read.ts";
+import { suggestPaths } from "./suggest_paths.ts";
 import { writeTool } from "./write.ts";
 
 /** A provider that can tell its roots (`LocalFileSystem` can). */
@@ -149,8 +152,12 @@ export function createFsTools(options: CreateFsToolsOptions): FsTools {
     args: unknown,
     ctx: FsCallContext = {},
   ): Promise<FsToolResult> {
-    if (!(TOOL_NAMES as readonly string[]).includes(name)) {
-      return failure("FS_UNKNOWN_TOOL", unknownToolMessage(String(name)));
+    const definition = definitions.find((d) => d.name === name);
+    if (!definition) {
+      return failure(
+        "FS_UNKNOWN_TOOL",
+        unknownToolMessage(String(name), definitions.map((d) => d.name)),
+      );
     }
     // Observations are keyed by the session object (a WeakMap): a string id would fail only
     // after the write had landed, so refuse it up front.
@@ -162,8 +169,13 @@ export function createFsTools(options: CreateFsToolsOptions): FsTools {
       );
     }
     const op = name as FsOp;
-    const a = argsOf(args);
-    const given = op === "list" ? optional(a.path) : a.file_path;
+    const strict = checkArguments(args, definition);
+    if (typeof strict === "string") return failure("FS_INVALID_ARGUMENT", strict);
+    const a = strict;
+    // The target argument: `file_path` where the schema has one, else the optional `path`
+    // (list, and the search tools' directory).
+    const byFilePath = "file_path" in definition.inputSchema.properties;
+    const given = byFilePath ? a.file_path : optional(a.path);
     const callerPath = typeof given === "string" && given !== "" ? given : ".";
     const here = sessionCwd(ctx ?? {});
     const env: ToolEnv = {
@@ -192,7 +204,7 @@ export function createFsTools(options: CreateFsToolsOptions): FsTools {
       if (env.signal?.aborted) throw new FsError("FS_ABORTED");
       if (callerPath.includes("\0")) {
         throw invalid(
-          op === "list" ? VALIDATION_MESSAGES.pathNul : VALIDATION_MESSAGES.filePathNul,
+          byFilePath ? VALIDATION_MESSAGES.filePathNul : VALIDATION_MESSAGES.pathNul,
         );
       }
       if (here !== cwd) await fs.resolve(here, { cwd: here, op, signal: env.signal });
@@ -204,7 +216,11 @@ export function createFsTools(options: CreateFsToolsOptions): FsTools {
       const path = e.code === "FS_OUTSIDE_ROOT"
         ? callerPath
         : displayPath(here, resolve(here, callerPath));
-      return failure(e.code, pathErrorMessage(e.code, op, path, e.detail));
+      let message = pathErrorMessage(e.code, op, path, e.detail);
+      if (e.code === "FS_NOT_FOUND" && op !== "write") {
+        message += await notFoundHint(fs, op, resolve(here, callerPath), here, env.signal);
+      }
+      return failure(e.code, message);
     }
   }
 
@@ -218,6 +234,45 @@ export function createFsTools(options: CreateFsToolsOptions): FsTools {
       return presentToolCall(name, args, sessionCwd(ctx ?? {}));
     },
   };
+}
+
+/**
+ * The arguments as an object (absent or `null` = `{}`), or the message refusing them: not an
+ * object, or a key the tool's schema does not have, checked before anything else (C12.1).
+ */
+function checkArguments(
+  args: unknown,
+  definition: FsToolDefinition,
+): Record<string, unknown> | string {
+  if (args === undefined || args === null) return {};
+  if (typeof args !== "object" || Array.isArray(args)) return ARGUMENTS_NOT_OBJECT;
+  const properties = Object.keys(definition.inputSchema.properties);
+  for (const key of Object.keys(args)) {
+    if (!properties.includes(key)) {
+      return unknownArgumentMessage(key, definition.name, closestKey(key, properties), properties);
+    }
+  }
+  return args as Record<string, unknown>;
+}
+
+/**
+ * The did-you-mean tail for a missing target (C12.5): names close to the missing one in its
+ * parent directory, when that exists inside a root. Never fails: no hint instead.
+ */
+async function notFoundHint(
+  fs: FsProvider,
+  op: FsOp,
+  path: string,
+  cwd: string,
+  signal: AbortSignal | undefined,
+): Promise<string> {
+  try {
+    const parent = await fs.resolve(dirname(path), { cwd, op: "list", signal });
+    if ((await fs.stat(parent, { signal }))?.type !== "directory") return "";
+    return didYouMean(await suggestPaths(fs, op, parent, basename(path), { cwd, signal }));
+  } catch {
+    return "";
+  }
 }
 
 /** Validates arguments (C4, in the contract's order) and returns the call to run. */

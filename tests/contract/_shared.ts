@@ -5,6 +5,16 @@ import { encoder } from "../_helpers.ts";
 
 export const BOM = new Uint8Array([0xef, 0xbb, 0xbf]);
 
+/** The keys of `args` that `op`'s schema has: C12.1 refuses any other. */
+export function argsOf(op: string, args: Record<string, unknown>): Record<string, unknown> {
+  const keys: Record<string, string[]> = {
+    read: ["file_path", "offset", "limit"],
+    write: ["file_path", "content"],
+    edit: ["file_path", "old_string", "new_string", "replace_all"],
+  };
+  return Object.fromEntries(Object.entries(args).filter(([key]) => keys[op].includes(key)));
+}
+
 export function concat(...parts: (Uint8Array | string)[]): Uint8Array {
   const chunks = parts.map((part) => typeof part === "string" ? encoder.encode(part) : part);
   const out = new Uint8Array(chunks.reduce((sum, chunk) => sum + chunk.length, 0));

@@ -290,7 +290,7 @@ Deno.test("C1.4 an unknown tool name is an error result", async () => {
   await withSandbox({}, async ({ root }) => {
     const tools = toolsAt(root);
     assert.deepEqual(await tools.execute("delete", { file_path: "a" }), {
-      content: 'Error: unknown tool "delete"',
+      content: 'Error: unknown tool "delete"; the tools are list, read, write, edit',
       isError: true,
       error: { name: "FsError", code: "FS_UNKNOWN_TOOL" },
     });
@@ -329,7 +329,7 @@ Deno.test("C1.4 read observations are scoped to ctx.session, one default session
     const two = createFsTools({ fs });
     ok(await one.execute("read", { file_path: "a.txt" }));
     assert.deepEqual(failed(await two.execute("write", { file_path: "a.txt", content: "b" })), [
-      'Error: cannot write "a.txt": read it first',
+      'Error: cannot write "a.txt": the file already exists; read it first',
       "FS_NOT_OBSERVED",
     ]);
     ok(await one.execute("write", { file_path: "a.txt", content: "b" }));

@@ -5,6 +5,7 @@ import { join } from "node:path";
 import { createFsTools, LocalFileSystem } from "../../mod.ts";
 import { failed, ok, put, readText, toolsAt, withSandbox, writeText } from "../_helpers.ts";
 import { RecordingFs } from "../_recording_fs.ts";
+import { argsOf } from "./_shared.ts";
 
 /** A root beside a sibling `root_evil`, an outside file and escaping links. */
 async function escapeSandbox(fn: (root: string, dir: string) => Promise<void>): Promise<void> {
@@ -75,7 +76,7 @@ Deno.test("C3.2 paths escaping the root fail with FS_OUTSIDE_ROOT quoting the pa
     for (const path of escapes) {
       for (const op of ["read", "write", "edit"]) {
         const args = { file_path: path, content: "pwned\n", old_string: "secret", new_string: "x" };
-        assert.deepEqual(failed(await tools.execute(op, args)), [
+        assert.deepEqual(failed(await tools.execute(op, argsOf(op, args))), [
           `Error: cannot ${op} "${path}": outside the permitted roots`,
           "FS_OUTSIDE_ROOT",
         ], `${op} ${path}`);
@@ -224,7 +225,7 @@ Deno.test("C3.6 a NUL byte in a path is rejected before any file system call", a
     const nul = "a\0b.txt";
     for (const op of ["read", "write", "edit"]) {
       const args = { file_path: nul, content: "", old_string: "x", new_string: "y" };
-      assert.deepEqual(failed(await tools.execute(op, args)), [
+      assert.deepEqual(failed(await tools.execute(op, argsOf(op, args))), [
         "Error: file_path must not contain a NUL byte",
         "FS_INVALID_ARGUMENT",
       ]);

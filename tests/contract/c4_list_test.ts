@@ -166,7 +166,7 @@ Deno.test("C4.1 a listing records no read observation and emits no event", async
     ok(await tools.execute("list", {}));
     assert.deepEqual(seen, []);
     assert.deepEqual(failed(await tools.execute("write", { file_path: "a.txt", content: "b" })), [
-      'Error: cannot write "a.txt": read it first',
+      'Error: cannot write "a.txt": the file already exists; read it first',
       "FS_NOT_OBSERVED",
     ]);
   });

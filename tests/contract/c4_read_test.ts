@@ -3,7 +3,7 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { failed, mkfifo, needsRun, ok, readText, toolsAt, withSandbox } from "../_helpers.ts";
-import { BOM, concat } from "./_shared.ts";
+import { argsOf, BOM, concat } from "./_shared.ts";
 
 Deno.test("C4.2 read validates file_path, offset, limit in that order", async () => {
   await withSandbox({ "a.txt": "a\n" }, async ({ root }) => {
@@ -235,7 +235,7 @@ Deno.test("C4.2 read of a missing file or a directory fails with not found / not
       "FS_NOT_FOUND",
     ]);
     assert.deepEqual(failed(await tools.execute("read", { file_path: "d" })), [
-      'Error: cannot read "d": not a regular file',
+      'Error: cannot read "d": not a regular file; it is a directory, use list',
       "FS_NOT_REGULAR_FILE",
     ]);
   });
@@ -256,7 +256,7 @@ Deno.test({
           for (const op of ["read", "write", "edit"]) {
             const args = { file_path: path, content: "x", old_string: "a", new_string: "b" };
             // A hang here would time the test out: nothing ever writes to the FIFO.
-            assert.deepEqual(failed(await tools.execute(op, args)), [
+            assert.deepEqual(failed(await tools.execute(op, argsOf(op, args))), [
               `Error: cannot ${op} "${path}": not a regular file`,
               "FS_NOT_REGULAR_FILE",
             ]);

@@ -186,7 +186,10 @@ Deno.test("C4.4 in a CRLF file an LF old_string matches and the replacement is w
             new_string: "x",
           }),
         ),
-        ['Error: old_string was not found in "mixed.txt"', "FS_NO_MATCH"],
+        [
+          'Error: old_string was not found in "mixed.txt"; lines 1-2 match except for whitespace, so copy the indentation exactly',
+          "FS_NO_MATCH",
+        ],
       );
       ok(
         await tools.execute("edit", {
@@ -245,7 +248,10 @@ Deno.test("C4.4 edit reports no match, an ambiguous match, and replaces all with
           new_string: "y = 2",
         }),
       ),
-      ['Error: old_string was not found in "a.txt"', "FS_NO_MATCH"],
+      [
+        'Error: old_string was not found in "a.txt"; read the file again and copy old_string exactly',
+        "FS_NO_MATCH",
+      ],
     );
     assert.deepEqual(
       failed(
@@ -256,7 +262,7 @@ Deno.test("C4.4 edit reports no match, an ambiguous match, and replaces all with
         }),
       ),
       [
-        'Error: old_string matches 3 times in "a.txt"; add surrounding context to make it unique or set replace_all to true',
+        'Error: old_string matches 3 times in "a.txt" (lines 1, 2, 3); add surrounding context to make it unique or set replace_all to true',
         "FS_AMBIGUOUS_MATCH",
       ],
     );
@@ -445,7 +451,7 @@ Deno.test("C4.4 CRLF files: replace_all, single-line matches and CRLF already in
         await tools.execute("edit", { file_path: "w.txt", old_string: "= 1\n", new_string: "x" }),
       ),
       [
-        'Error: old_string matches 3 times in "w.txt"; add surrounding context to make it unique or set replace_all to true',
+        'Error: old_string matches 3 times in "w.txt" (lines 1, 2, 3); add surrounding context to make it unique or set replace_all to true',
         "FS_AMBIGUOUS_MATCH",
       ],
     );
@@ -479,7 +485,7 @@ Deno.test("C4.4 occurrences are counted without overlap", async () => {
     assert.equal(
       (await tools.execute("edit", { file_path: "a.txt", old_string: "aa", new_string: "b" }))
         .content,
-      'Error: old_string matches 2 times in "a.txt"; add surrounding context to make it unique or set replace_all to true',
+      'Error: old_string matches 2 times in "a.txt" (line 1); add surrounding context to make it unique or set replace_all to true',
     );
     ok(
       await tools.execute("edit", {
@@ -495,7 +501,7 @@ Deno.test("C4.4 occurrences are counted without overlap", async () => {
     assert.equal(
       (await tools.execute("edit", { file_path: "a.txt", old_string: "b", new_string: "c" }))
         .content,
-      'Error: old_string was not found in "a.txt"',
+      'Error: old_string was not found in "a.txt"; read the file again and copy old_string exactly',
     );
   });
 });

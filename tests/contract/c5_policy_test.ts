@@ -37,7 +37,7 @@ Deno.test("C5.1 overwriting needs a read at the current version; creating needs 
       writeText("fresh.txt", true),
     );
     assert.deepEqual(failed(await tools.execute("write", { file_path: "old.txt", content: "x" })), [
-      'Error: cannot write "old.txt": read it first',
+      'Error: cannot write "old.txt": the file already exists; read it first',
       "FS_NOT_OBSERVED",
     ]);
     ok(await tools.execute("read", { file_path: "old.txt" }));
@@ -93,7 +93,7 @@ Deno.test("C5.3 the never-read and changed-since-read messages name the operatio
     const tools = toolsAt(root);
     assert.equal(
       (await tools.execute("write", { file_path: "sub/a.txt", content: "b" })).content,
-      'Error: cannot write "sub/a.txt": read it first',
+      'Error: cannot write "sub/a.txt": the file already exists; read it first',
     );
     assert.equal(
       (await tools.execute("edit", { file_path: "a.txt", old_string: "a", new_string: "b" }, {
@@ -314,7 +314,7 @@ Deno.test("C5 sessions are isolated: one session's read or write does not let an
         await tools.execute("write", { file_path: "new.txt", content: "m\n" }, { session: bob }),
       ),
       [
-        'Error: cannot write "new.txt": read it first',
+        'Error: cannot write "new.txt": the file already exists; read it first',
         "FS_NOT_OBSERVED",
       ],
     );

@@ -12,6 +12,7 @@ import {
   withSandbox,
   writeText,
 } from "../_helpers.ts";
+import { argsOf } from "./_shared.ts";
 
 /** A policy that approves everything, aborting the call's controller as it does. */
 function abortingPolicy(controller: AbortController): FsPolicy {
@@ -72,7 +73,7 @@ Deno.test({
       const tools = toolsAt(root, { policy: false });
       for (const op of ["read", "write", "edit"]) {
         const args = { file_path: "loop_a", content: "x", old_string: "a", new_string: "b" };
-        assert.deepEqual(failed(await tools.execute(op, args)), [
+        assert.deepEqual(failed(await tools.execute(op, argsOf(op, args))), [
           `Error: cannot ${op} "loop_a": Too many levels of symbolic links (os error 40)`,
           "FS_IO_ERROR",
         ]);
@@ -182,10 +183,13 @@ Deno.test("C7.2 an abort seen before the commit gives FS_ABORTED and leaves the 
       const controller = new AbortController();
       const tools = toolsAt(root, { policy: abortingPolicy(controller) });
       const args = { file_path: "a.txt", content: "new\n", old_string: "old", new_string: "new" };
-      assert.deepEqual(failed(await tools.execute(op, args, { signal: controller.signal })), [
-        `Error: cannot ${op} "a.txt": aborted`,
-        "FS_ABORTED",
-      ]);
+      assert.deepEqual(
+        failed(await tools.execute(op, argsOf(op, args), { signal: controller.signal })),
+        [
+          `Error: cannot ${op} "a.txt": aborted`,
+          "FS_ABORTED",
+        ],
+      );
       assert.equal(await Deno.readTextFile(join(root, "a.txt")), "old\n");
       assert.deepEqual(await tempFiles(root), []);
     }
