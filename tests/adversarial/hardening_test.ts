@@ -1,6 +1,7 @@
 // Hardening round 2 (issue 10, provider side): one regression test per finding, with attacker
 // processes where the finding needs one. Attacker cases run in both check modes: descriptor
-// checks (the child under --allow-all on Linux) and path checks (scoped grants). A case whose
+// checks (the child under --allow-all on Linux) and path checks (scoped grants). The cases that
+// move hundreds of megabytes run under `deno task test:slow` (TOOLFS_SLOW=1). A case whose
 // attacker never hit its race window says so and fails instead of passing.
 
 import assert from "node:assert/strict";
@@ -12,6 +13,7 @@ import {
   cannotRun,
   figure,
   granted,
+  notSlowRun,
   outsideSnapshot,
   sandbox,
   SECRET,
@@ -96,7 +98,7 @@ for (const mode of MODES) {
     `C4.3a: a link renamed over the temporary file is neither chmodded nor committed (${mode.name})`;
   Deno.test({
     name,
-    ignore: skipUnless(name, cannotRun()),
+    ignore: skipUnless(name, notSlowRun() ?? cannotRun()),
     async fn() {
       await using box = await sandbox();
       await Deno.chmod(box.secret, 0o600);
@@ -148,7 +150,7 @@ for (const mode of MODES) {
   const name = `C4.3a: the temporary file is readable by its owner only (${mode.name})`;
   Deno.test({
     name,
-    ignore: skipUnless(name, cannotRun()),
+    ignore: skipUnless(name, notSlowRun() ?? cannotRun()),
     async fn() {
       await using box = await sandbox();
       await Deno.writeTextFile(join(box.root, "secret.txt"), "x\n");
@@ -263,7 +265,7 @@ Deno.test({
 const growName = "C7.4: a read of a file that grows while it is read holds only the window";
 Deno.test({
   name: growName,
-  ignore: skipUnless(growName, cannotRun()),
+  ignore: skipUnless(growName, notSlowRun() ?? cannotRun()),
   async fn() {
     await using box = await sandbox();
     const path = join(box.root, "growing.log");
@@ -520,7 +522,7 @@ Deno.test("C4.3a: the next write in a directory removes temporary files older th
 const killName = "C4.3a: a write killed mid-way leaves a temporary file that a later write removes";
 Deno.test({
   name: killName,
-  ignore: skipUnless(killName, cannotRun()),
+  ignore: skipUnless(killName, notSlowRun() ?? cannotRun()),
   async fn() {
     await using box = await sandbox();
     const calls = [["write-big", { file_path: "big.txt", size: 200 * MiB, fill: "killed" }]];

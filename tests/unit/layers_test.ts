@@ -11,7 +11,18 @@ const SRC = fileURLToPath(new URL("../../src/", import.meta.url));
  * The layers, lowest first. Files directly in src/ (types, errors, config) are the leaves;
  * testing/ (the provider conformance suite) and cli/ sit on top of the tools.
  */
-const LAYERS = ["", "text", "render", "present", "provider", "policy", "tools", "testing", "cli", "mcp"];
+const LAYERS = [
+  "",
+  "text",
+  "render",
+  "present",
+  "provider",
+  "policy",
+  "tools",
+  "testing",
+  "cli",
+  "mcp",
+];
 
 function layerOf(file: string): number {
   const folder = relative(SRC, file).split("/").slice(0, -1)[0] ?? "";
