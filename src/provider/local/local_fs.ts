@@ -3,8 +3,9 @@
  * identity checked after every open, atomic replacement, per-file serialization. The pieces
  * live beside this file, one concern each: `_containment.ts` (roots, real paths, descriptor
  * and path checks), `_open.ts` (verified opens, the locked read before a replacement),
- * `_read.ts`, `_version.ts`, `_parents.ts` (missing parents), `_replace.ts` (the temporary
- * file, the rename, the stale-file sweep), `_errors.ts` and `_stat.ts` (the one `*OrNull` rule).
+ * `_read.ts`, `_read_dir.ts`, `_version.ts`, `_parents.ts` (missing parents), `_replace.ts`
+ * (the temporary file, the rename, the stale-file sweep), `_fd_paths.ts` (/proc/self/fd),
+ * `_errors.ts` and `_stat.ts` (the one `*OrNull` rule). ARCHITECTURE.md walks the write path.
  *
  * @module
  */
