@@ -56,7 +56,7 @@ export {
   LocalFileSystem,
   type LocalFileSystemOptions,
   type RootSpec,
-} from "./src/provider/local_fs.ts";
+} from "./src/provider/local/local_fs.ts";
 export type { FsProvider } from "./src/provider/fs_provider.ts";
 export { FS_ERROR_CODES, FsError, type FsErrorCode, type FsErrorOptions } from "./src/fs_error.ts";
 export { DEFAULT_CONFIG, type FsToolsConfig } from "./src/config.ts";

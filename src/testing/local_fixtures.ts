@@ -5,7 +5,7 @@
  */
 
 import { dirname, join } from "node:path";
-import { LocalFileSystem } from "../provider/local_fs.ts";
+import { LocalFileSystem } from "../provider/local/local_fs.ts";
 import type { FixtureRoot, ProviderFactory } from "./fixture.ts";
 
 const DEFAULT_ROOTS: readonly FixtureRoot[] = [{ name: "root" }];

@@ -2,6 +2,7 @@
 // the chunks, so the whole-file and the streamed path share every rule. The model-facing truncation marker comes from the
 // caller (`truncate`), so this file holds no text of its own.
 
+import { FsError } from "../fs_error.ts";
 import type { ReadLine } from "../types.ts";
 import { countNewlines, firstNonAscii, skipNewlines } from "./newlines.ts";
 import { utf8Length } from "./utf8.ts";
@@ -53,6 +54,12 @@ export interface WindowResult {
 }
 
 const MAX_CHECKPOINTS = 4096;
+/**
+ * A run of this many NUL bytes anywhere makes the file binary (`FS_BINARY`), as a NUL in its
+ * first 8 KiB does: a sparse file's hole reads as NULs, and counting the lines of gigabytes of
+ * them would take seconds for nothing (issue 10, finding 11).
+ */
+export const NUL_RUN_BINARY = 1 << 20;
 const decoder = new TextDecoder("utf-8", { ignoreBOM: true });
 
 /** A new, empty line index. */
@@ -88,26 +95,38 @@ function startPoint(index: LineIndex | undefined, offset: number): Checkpoint {
   return best;
 }
 
-/** Collects one line's bytes, keeping at most `cap` of them. */
+/**
+ * Collects one line's bytes, keeping at most `cap` of them. The buffer grows as a line needs
+ * it, so a large `cap` (a large `readMaxLineLength`) costs nothing until a line is that long.
+ */
 class LineBuffer {
-  #bytes: Uint8Array;
+  #bytes = new Uint8Array(256);
+  #cap: number;
   #kept = 0;
   length = 0;
 
   constructor(cap: number) {
-    this.#bytes = new Uint8Array(cap);
+    this.#cap = cap;
   }
 
   add(chunk: Uint8Array, start: number, end: number): void {
-    const room = this.#bytes.length - this.#kept;
-    const take = Math.min(room, end - start);
-    if (take > 0) this.#bytes.set(chunk.subarray(start, start + take), this.#kept);
-    this.#kept += take;
+    const take = Math.min(this.#cap - this.#kept, end - start);
+    if (take > 0) {
+      if (this.#kept + take > this.#bytes.length) {
+        const grown = new Uint8Array(
+          Math.min(this.#cap, Math.max(2 * this.#bytes.length, this.#kept + take)),
+        );
+        grown.set(this.#bytes.subarray(0, this.#kept));
+        this.#bytes = grown;
+      }
+      this.#bytes.set(chunk.subarray(start, start + take), this.#kept);
+      this.#kept += take;
+    }
     this.length += end - start;
   }
 
   get truncated(): boolean {
-    return this.length > this.#bytes.length;
+    return this.length > this.#cap;
   }
 
   /** The kept bytes, without a final `\r` (only when the whole line is kept) and a BOM. */
@@ -129,7 +148,9 @@ class LineBuffer {
 /**
  * Scans the window `offset .. offset + limit - 1` of a file. Stops as soon as the byte cap ends
  * the window; otherwise counts the remaining line feeds for the total (unless the index knows it).
- * Memory: one line buffer of `4 * maxLineLength + 8` bytes plus the rendered window.
+ * Memory: one line buffer of at most `4 * maxLineLength + 8` bytes (grown as a line needs it)
+ * plus the rendered window. A file holding only a UTF-8 BOM has 0 lines (C4.2). A run of
+ * {@linkcode NUL_RUN_BINARY} NUL bytes throws `FS_BINARY`.
  */
 export async function scanWindow(
   source: ChunkSource,
@@ -146,6 +167,8 @@ export async function scanWindow(
   let done = false; // window complete: only counting remains
   let usedBytes = 0;
   let capped = false;
+  let nulRun = 0; // NUL bytes just before `position` (within this scan)
+  let bomOnly = from.position === 0; // no byte after a leading BOM yet (nor any other byte)
 
   // Ends the line in `line` as line `newlines + 1`; false when the window is complete.
   // `atLineFeed`: the line ends at a `\n`, so a final `\r` is part of the break, not the text.
@@ -168,6 +191,8 @@ export async function scanWindow(
     signal?.throwIfAborted();
     const n = chunk.length;
     if (n === 0) continue;
+    nulRun = trailingNuls(chunk, nulRun);
+    if (bomOnly) bomOnly = isBomPrefix(chunk, position);
     let i = 0;
     if (!inWindow && !done) {
       const need = offset - 1 - newlines; // line feeds to pass before line `offset` starts
@@ -247,6 +272,11 @@ export async function scanWindow(
     record(index, position, newlines, lastByte);
   }
   signal?.throwIfAborted();
+  if (bomOnly && position === 3) {
+    // Only a BOM: no line at all, as in an empty file (C4.2).
+    if (index) index.totalLines = 0;
+    return { lines: [], totalLines: 0, capped: false };
+  }
   if (inWindow && line.length > 0) {
     finishLine(false); // the last line, which has no final line feed
     if (capped) return { lines, capped: true };
@@ -254,4 +284,29 @@ export async function scanWindow(
   const totalLines = newlines + (lastByte !== -1 && lastByte !== LF ? 1 : 0);
   if (index) index.totalLines = totalLines;
   return { lines, totalLines, capped: false };
+}
+
+const BOM = [0xef, 0xbb, 0xbf];
+
+/** Whether the bytes of `chunk`, found at `position` of the file, keep the file a BOM prefix. */
+function isBomPrefix(chunk: Uint8Array, position: number): boolean {
+  if (position + chunk.length > BOM.length) return false;
+  return chunk.every((byte, i) => byte === BOM[position + i]);
+}
+
+/**
+ * The length of the run of NUL bytes that ends `chunk`, given `run` NULs just before it; throws
+ * `FS_BINARY` once a run reaches {@linkcode NUL_RUN_BINARY}. A chunk that is not all NULs is
+ * mostly told by its first and last bytes.
+ */
+function trailingNuls(chunk: Uint8Array, run: number): number {
+  const n = chunk.length;
+  let lead = 0;
+  while (lead < n && chunk[lead] === 0) lead++;
+  if (run + lead >= NUL_RUN_BINARY) throw new FsError("FS_BINARY");
+  if (lead === n) return run + n;
+  let end = n;
+  while (end > lead && chunk[end - 1] === 0) end--;
+  if (n - end >= NUL_RUN_BINARY) throw new FsError("FS_BINARY");
+  return n - end;
 }

@@ -31,7 +31,7 @@ import { GUIDANCE } from "../present/guidance.ts";
 import { DESCRIPTIONS, inputSchema, TOOL_NAMES } from "../present/schemas.ts";
 import { invalid, isPositiveInteger, optional, requirePath } from "./_args.ts";
 import { LineIndexCache, type ToolEnv } from "./_context.ts";
-import { Serializer } from "./_serial.ts";
+import { queueOf } from "../keyed_queue.ts";
 import type { FsToolDefinition, FsToolResult, FsToolValue } from "../types.ts";
 import { editTool } from "./edit.ts";
 import { listTool } from "./list.ts";
@@ -133,7 +133,7 @@ export function createFsTools(options: CreateFsToolsOptions): FsTools {
   const defaultSession = {};
   const events = new EventTarget();
   const lineIndexes = new LineIndexCache();
-  const mutations = new Serializer();
+  const mutations = queueOf(fs);
   const definitions = Object.freeze(TOOL_NAMES.map((name) =>
     Object.freeze({
       name,
@@ -186,7 +186,7 @@ export function createFsTools(options: CreateFsToolsOptions): FsTools {
       cwd: here,
       signal: ctx?.signal,
       lineIndexes,
-      serialize: (realPath, task) => mutations.run(realPath, task),
+      serialize: (realPath, task) => mutations.run(realPath, task, ctx?.signal),
       emit(op, target: FsTarget, version) {
         const detail = {
           op,

@@ -6,7 +6,7 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { createFsTools, FS_ERROR_CODES, type FsProvider, type FsToolResult } from "../../mod.ts";
-import { fdPathsAvailable } from "../../src/provider/_fd_paths.ts";
+import { fdPathsAvailable } from "../../src/provider/local/_fd_paths.ts";
 import {
   assertError,
   assertWellFormedError,

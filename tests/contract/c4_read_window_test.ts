@@ -31,6 +31,9 @@ function expectedRead(
     }
   }
   if (start < bytes.length) raw.push(bytes.subarray(start));
+  // C4.2 (amended): a file holding only a BOM has 0 lines.
+  const bomOnly = bytes.length === 3 && bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf;
+  if (bomOnly) raw.length = 0;
   const total = raw.length;
   if (offset > Math.max(total, 1)) {
     return {

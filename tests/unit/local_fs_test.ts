@@ -1,4 +1,4 @@
-// Unit tests of the Deno provider (src/provider/local_fs.ts) through the FsProvider seam.
+// Unit tests of the Deno provider (src/provider/local/) through the FsProvider seam.
 
 import assert from "node:assert/strict";
 import { join } from "node:path";

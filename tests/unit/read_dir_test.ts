@@ -1,11 +1,11 @@
-// Tests of the directory reading behind `list` (src/provider/_read_dir.ts), CONTRACT C4.1: a
+// Tests of the directory reading behind `list` (src/provider/local/_read_dir.ts), CONTRACT C4.1: a
 // big directory is read in a worker thread, a small one in place, with the same entries and
 // types as `Deno.readDir`.
 
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { LocalFileSystem } from "../../mod.ts";
-import { readDirEntries } from "../../src/provider/_read_dir.ts";
+import { readDirEntries } from "../../src/provider/local/_read_dir.ts";
 import { withSandbox } from "../_helpers.ts";
 
 async function expected(path: string): Promise<string[]> {

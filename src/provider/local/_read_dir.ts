@@ -9,7 +9,7 @@
 // and never keeps the process alive when idle.
 
 import { Worker } from "node:worker_threads";
-import type { FsDirEntry, FsEntryType } from "../render/list_render.ts";
+import type { FsDirEntry, FsEntryType } from "../../render/list_render.ts";
 
 /** A directory whose size (`st_size`) is below this is read on the calling thread. */
 const SYNC_MAX_DIR_BYTES = 64 * 1024;

@@ -50,7 +50,7 @@ export interface OpenLocation {
  * of this thread can close or reuse a descriptor number between the identity check and the
  * `readlink`.
  */
-export function openLocation(info: Deno.FileInfo): OpenLocation | null {
+export function openLocation(info: { dev: number; ino: number | null }): OpenLocation | null {
   return findDescriptor(info, () => true);
 }
 
@@ -82,7 +82,7 @@ export function pinnedLocation(dir: Deno.FsFile, info: Deno.FileInfo): OpenLocat
  * so no other task of this thread can close or reuse a number between the checks.
  */
 function findDescriptor(
-  info: Deno.FileInfo,
+  info: { dev: number; ino: number | null },
   accept: (fd: number) => boolean,
 ): OpenLocation | null {
   const numbers: number[] = [];
