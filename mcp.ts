@@ -1,27 +1,28 @@
 /**
- * An MCP server for the four toolfs tools, over stdio.
+ * An MCP server for the toolfs tools, over stdio or Streamable HTTP.
  *
- * Run it with the roots it may touch; the first root is the session's working directory.
- * Narrow Deno permissions to those roots:
+ * Run it with the roots it may touch (or none, to take the client's roots); the first root in
+ * force is the session's working directory. Narrow Deno permissions to those roots:
  *
  * ```sh
- * deno run --allow-read=/abs/project --allow-write=/abs/project jsr:@toolfs/fs/mcp /abs/project
+ * deno run --no-prompt --allow-read=/abs/project --allow-write=/abs/project \
+ *   jsr:@toolfs/fs@^0.2/mcp /abs/project
  * ```
  *
- * `--read-only <dir>` adds a root the tools may list and read but never change (it then needs
- * only `--allow-read`). The server's `instructions` carry the tools' guidance; `tools/list`
- * returns their schemas with annotations; a `tools/call` result's text is exactly what the
- * model should see, `isError` mirrors the tool, and `structuredContent` carries the value.
- * One MCP connection is one session for the read-before-write policy.
+ * - `--read-only <dir>` adds a root the tools may list and read but never change.
+ * - When the client declares the MCP `roots` capability, its roots are used: all of them when
+ *   no directory is on the command line, else those inside the command-line roots (C13.2).
+ * - A `tools/call` result is one text item that is exactly what the model should see, and
+ *   `isError`; `--structured` adds `structuredContent` and `outputSchema` (C13.1).
+ * - `--http [host:]port` serves Streamable HTTP at `/mcp` with a bearer token (C13.3).
+ * - One MCP session is one session for the read-before-write policy.
  *
- * @example Embed the server in your own process
+ * @example Serve a directory over stdio from your own process
  * ```ts ignore
- * import { createFsTools, LocalFileSystem } from "@toolfs/fs";
- * import { createMcpServer } from "@toolfs/fs/mcp";
- * import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
+ * import { serveStdio } from "@toolfs/fs/mcp";
  *
- * const tools = createFsTools({ fs: new LocalFileSystem({ roots: ["./workspace"] }) });
- * await createMcpServer(tools).connect(new StdioServerTransport());
+ * const serving = await serveStdio(["./workspace"]);
+ * await serving.finished;
  * ```
  *
  * @module
@@ -29,22 +30,38 @@
 
 import { resolve } from "node:path";
 import { parseArgs } from "node:util";
-import { Server } from "@modelcontextprotocol/sdk/server";
-// The SDK's `*.js` subpaths have no types under Deno's resolution; point at their `.d.ts`.
-// @ts-types="@modelcontextprotocol/sdk/server/stdio"
-import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
-// @ts-types="@modelcontextprotocol/sdk/types"
-import { CallToolRequestSchema, ListToolsRequestSchema } from "@modelcontextprotocol/sdk/types.js";
+import {
+  type ListToolsResult,
+  Server,
+  WebStandardStreamableHTTPServerTransport,
+} from "@modelcontextprotocol/server";
 import {
   createFsTools,
+  type FsProvider,
   type FsTools,
   type FsToolsConfig,
   LocalFileSystem,
+  ReadBeforeWritePolicy,
   type RootSpec,
   systemPrompt,
-  toMcpCallResult,
-  toMcpTools,
 } from "./mod.ts";
+import { toMcpCallResult, toMcpTools } from "./formats.ts";
+import { LineTransport } from "./src/mcp/line_transport.ts";
+import {
+  clientRootPaths,
+  type RootInForce,
+  rootsInForce,
+  type RootsSource,
+} from "./src/mcp/roots.ts";
+import { generateToken, guardRequest, isLoopback, parseListen } from "./src/mcp/http_guard.ts";
+import { outputSchemaFor } from "./src/mcp/output_schemas.ts";
+import {
+  MCP_MAX_MESSAGE_BYTES,
+  NO_ROOTS_MESSAGE,
+  rootsInForceLine,
+} from "./src/render/mcp_render.ts";
+
+export type { FsToolsConfig, RootSpec } from "./mod.ts";
 
 /** The server's name in the MCP `initialize` handshake. */
 export const MCP_SERVER_NAME = "toolfs";
@@ -52,7 +69,7 @@ export const MCP_SERVER_NAME = "toolfs";
 /** The server's version in the MCP `initialize` handshake. */
 export const MCP_SERVER_VERSION = "0.1.0";
 
-/** Options of {@linkcode createMcpServer}. */
+/** Options shared by {@linkcode serveStdio} and {@linkcode serveHttp}. */
 export interface McpServerOptions {
   /**
    * The server name sent in the handshake.
@@ -65,11 +82,18 @@ export interface McpServerOptions {
    * @default {true}
    */
   instructions?: boolean;
-}
-
-/** Options of {@linkcode serveStdio}. */
-export interface ServeStdioOptions extends McpServerOptions {
-  /** The session directory; relative resolves against the first root. @default {the first root} */
+  /**
+   * Send each result's structured value as `structuredContent`, and `outputSchema` in
+   * `tools/list`. Off by default: several clients then show the model the JSON instead of the
+   * text (C13.1).
+   * @default {false}
+   */
+  structured?: boolean;
+  /**
+   * The session directory while the command-line roots are in force; relative resolves against
+   * the first root.
+   * @default {the first root in force}
+   */
   cwd?: string;
   /**
    * The read-before-write policy.
@@ -78,93 +102,418 @@ export interface ServeStdioOptions extends McpServerOptions {
   policy?: boolean;
   /** Overrides of the caps (C2). */
   config?: Partial<FsToolsConfig>;
+  /**
+   * Where the server reports the roots in force and other events, one line each.
+   * @default {console.error}
+   */
+  log?: (line: string) => void;
+}
+
+/** Options of {@linkcode serveStdio}. */
+export interface ServeStdioOptions extends McpServerOptions {
+  /**
+   * Where messages come from.
+   * @default {Deno.stdin.readable}
+   */
+  input?: ReadableStream<Uint8Array>;
+  /**
+   * Where messages go.
+   * @default {Deno.stdout.writable}
+   */
+  output?: WritableStream<Uint8Array>;
+}
+
+/** Options of {@linkcode serveHttp}. */
+export interface ServeHttpOptions extends McpServerOptions {
+  /**
+   * The interface to listen on.
+   * @default {"127.0.0.1"}
+   */
+  hostname?: string;
+  /**
+   * The TCP port; 0 picks a free one.
+   * @default {0}
+   */
+  port?: number;
+  /**
+   * The bearer token every request must carry; `null` for none, allowed only on a loopback
+   * host.
+   * @default {a fresh random token}
+   */
+  token?: string | null;
+  /** Host names clients may use besides the bound host and loopback (`Host`, `Origin`). */
+  allowedHosts?: string[];
+  /**
+   * Milliseconds after its last request that a session is closed (a client that went away
+   * without `DELETE` leaves one behind); its client then gets 404 and starts a new session.
+   * @default {3600000}
+   */
+  sessionIdleMs?: number;
+}
+
+/** A running server. */
+export interface McpServing {
+  /** Resolves when the server has stopped. */
+  finished: Promise<void>;
+  /** Stops the server: ends every session and, for HTTP, stops listening. */
+  close(): Promise<void>;
+}
+
+/** A running HTTP server. */
+export interface McpHttpServing extends McpServing {
+  /** The endpoint, e.g. `http://127.0.0.1:8080/mcp`. */
+  url: string;
+  /** The bearer token requests need, or `null` with no authentication. */
+  token: string | null;
 }
 
 /**
- * Creates an MCP server (the SDK's low-level `Server`) that serves the given tools with exactly
- * their JSON Schemas. Each connection (each `initialize`) starts a fresh session, so reads made
- * over one connection never allow writes over another.
+ * Serves the tools over MCP on this process's stdin and stdout (or the given streams).
  *
- * @param tools The tools, from `createFsTools`.
- * @param options Name and instructions.
- * @returns The server, not yet connected.
- *
- * @example
- * ```ts ignore
- * import { createFsTools, LocalFileSystem } from "@toolfs/fs";
- * import { createMcpServer } from "@toolfs/fs/mcp";
- * import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
- *
- * const tools = createFsTools({ fs: new LocalFileSystem({ roots: ["."] }) });
- * await createMcpServer(tools).connect(new StdioServerTransport());
- * ```
- */
-export function createMcpServer(tools: FsTools, options: McpServerOptions = {}): Server {
-  const instructions = options.instructions === false ? undefined : systemPrompt(tools.definitions);
-  const server = new Server(
-    { name: options.name ?? MCP_SERVER_NAME, version: MCP_SERVER_VERSION },
-    { capabilities: { tools: { listChanged: false } }, instructions },
-  );
-  const list = toMcpTools(tools.definitions);
-  let session = {};
-  server.oninitialized = () => {
-    session = {};
-  };
-  server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: structuredClone(list) }));
-  server.setRequestHandler(
-    CallToolRequestSchema,
-    async (request, extra) => {
-      const { name, arguments: args } = request.params;
-      const result = await tools.execute(name, args ?? {}, { session, signal: extra.signal });
-      return toMcpCallResult(result);
-    },
-  );
-  return server;
-}
-
-/**
- * Serves the tools on the given roots over this process's stdin and stdout.
- *
- * @param roots The roots (at least one); the first is the session directory.
- * @param options Session directory, policy, caps, name and instructions.
- * @returns The connected server; it runs until stdin closes.
+ * @param roots The command-line roots; may be empty when the client provides roots.
+ * @param options Structured results, session directory, policy, caps, streams.
+ * @returns The running server; it stops when its input ends.
  * @throws {Error} When a root is missing, not a directory or lacks a Deno permission.
  *
  * @example
  * ```ts ignore
  * import { serveStdio } from "@toolfs/fs/mcp";
  *
- * await serveStdio(["./workspace", { path: "/usr/share/doc", write: false }]);
+ * await (await serveStdio(["./workspace", { path: "/usr/share/doc", write: false }])).finished;
  * ```
  */
 export async function serveStdio(
   roots: readonly RootSpec[],
   options: ServeStdioOptions = {},
-): Promise<Server> {
-  const fs = new LocalFileSystem({ roots });
-  const tools = createFsTools({
-    fs,
-    cwd: options.cwd,
-    policy: options.policy,
-    config: options.config,
+): Promise<McpServing> {
+  const workspace = new Workspace(roots, options);
+  const transport = new LineTransport({
+    input: options.input ?? Deno.stdin.readable,
+    output: options.output ?? Deno.stdout.writable,
+    maxMessageBytes: MCP_MAX_MESSAGE_BYTES,
   });
-  const server = createMcpServer(tools, options);
-  await server.connect(new StdioServerTransport());
+  const server = sessionServer(workspace, true);
+  const { promise: finished, resolve: done } = Promise.withResolvers<void>();
+  server.onclose = () => done();
+  await server.connect(transport);
+  return {
+    finished,
+    async close() {
+      await server.close();
+      await finished;
+    },
+  };
+}
+
+/**
+ * Serves the tools over MCP Streamable HTTP at `/mcp`. Every request needs the bearer token
+ * (unless `token: null` on loopback); a `Host` or `Origin` naming another host gets 403. Each
+ * MCP session (`Mcp-Session-Id`) is its own read-before-write session.
+ *
+ * @param roots The command-line roots; may be empty when clients provide roots.
+ * @param options Address, token, structured results, session directory, policy, caps.
+ * @returns The running server, its URL and token.
+ * @throws {Error} When a root is unusable, or `token: null` is asked for on a non-loopback host.
+ *
+ * @example
+ * ```ts ignore
+ * import { serveHttp } from "@toolfs/fs/mcp";
+ *
+ * const serving = await serveHttp(["./workspace"], { port: 8080 });
+ * console.log(serving.url, serving.token);
+ * ```
+ */
+export async function serveHttp(
+  roots: readonly RootSpec[],
+  options: ServeHttpOptions = {},
+): Promise<McpHttpServing> {
+  const hostname = options.hostname ?? "127.0.0.1";
+  const token = options.token === undefined ? generateToken() : options.token;
+  if (token === null && !isLoopback(hostname)) {
+    throw new Error(`--no-auth is allowed only on a loopback host, not ${hostname}`);
+  }
+  const workspace = new Workspace(roots, options);
+  const sessions = new Map<string, Server>();
+  const lastSeen = new Map<string, number>();
+  const idleMs = options.sessionIdleMs ?? 3_600_000;
+  const sweeper = setInterval(() => {
+    const now = Date.now();
+    for (const [id, seen] of lastSeen) {
+      if (now - seen > idleMs) {
+        lastSeen.delete(id);
+        sessions.get(id)?.close().catch(() => {});
+        sessions.delete(id);
+      }
+    }
+  }, Math.max(10, Math.min(idleMs / 2, 60_000)));
+  Deno.unrefTimer(sweeper);
+  const hostnames = [hostname, ...(options.allowedHosts ?? [])];
+
+  async function handle(request: Request): Promise<Response> {
+    const refused = guardRequest(request, { hostnames, token });
+    if (refused) return refused;
+    if (new URL(request.url).pathname !== "/mcp") {
+      return new Response("not found: the MCP endpoint is /mcp\n", { status: 404 });
+    }
+    const id = request.headers.get("mcp-session-id");
+    if (id !== null) {
+      const server = sessions.get(id);
+      if (!server) return jsonRpcError(404, -32001, "session not found: initialize again");
+      lastSeen.set(id, Date.now());
+      return await (server.transport as WebStandardStreamableHTTPServerTransport)
+        .handleRequest(request);
+    }
+    const server = sessionServer(workspace, false);
+    const transport = new WebStandardStreamableHTTPServerTransport({
+      sessionIdGenerator: () => crypto.randomUUID(),
+      onsessioninitialized: (sessionId) => {
+        sessions.set(sessionId, server);
+        lastSeen.set(sessionId, Date.now());
+      },
+      maxRequestBodySize: MCP_MAX_MESSAGE_BYTES,
+    });
+    server.onclose = () => {
+      if (transport.sessionId) {
+        sessions.delete(transport.sessionId);
+        lastSeen.delete(transport.sessionId);
+      }
+    };
+    await server.connect(transport);
+    const response = await transport.handleRequest(request);
+    if (transport.sessionId === undefined) await server.close();
+    return response;
+  }
+
+  const { promise: listening, resolve: onListen } = Promise.withResolvers<Deno.NetAddr>();
+  const http = Deno.serve({
+    hostname,
+    port: options.port ?? 0,
+    onListen: (addr) => onListen(addr as Deno.NetAddr),
+    onError: (error) => {
+      workspace.log(`toolfs mcp: ${error instanceof Error ? error.message : String(error)}`);
+      return jsonRpcError(500, -32603, "internal error");
+    },
+  }, handle);
+  const addr = await listening;
+  const host = addr.hostname.includes(":") ? `[${addr.hostname}]` : addr.hostname;
+  let closing: Promise<void> | undefined;
+  return {
+    url: `http://${host}:${addr.port}/mcp`,
+    token,
+    finished: http.finished,
+    close() {
+      closing ??= (async () => {
+        clearInterval(sweeper);
+        await Promise.allSettled([...sessions.values()].map((server) => server.close()));
+        sessions.clear();
+        await http.shutdown();
+      })();
+      return closing;
+    },
+  };
+}
+
+/** The roots, tools and policy all sessions of one server share. */
+class Workspace {
+  readonly cli: RootInForce[];
+  readonly options: McpServerOptions;
+  readonly log: (line: string) => void;
+  readonly policy: ReadBeforeWritePolicy | false;
+  /** The definitions, which depend on the config only. */
+  readonly definitions: FsTools["definitions"];
+  #tools = new Map<string, FsTools | null>();
+
+  constructor(roots: readonly RootSpec[], options: McpServerOptions) {
+    this.options = options;
+    this.log = options.log ?? ((line) => console.error(line));
+    this.policy = options.policy === false ? false : new ReadBeforeWritePolicy();
+    if (roots.length > 0) {
+      const fs = new LocalFileSystem({ roots });
+      this.cli = fs.roots.map((r) => ({ path: r.path, write: r.writable }));
+      this.#tools.set(key(this.cli), this.#create(fs, true));
+    } else {
+      this.cli = [];
+    }
+    // Definitions need a provider only for its root list; this one is never called.
+    const stub = { roots: [{ path: resolve("/"), writable: false }] } as unknown as
+      & FsProvider
+      & Pick<LocalFileSystem, "roots">;
+    this.definitions = createFsTools({ fs: stub, config: options.config }).definitions;
+  }
+
+  /** The tools on the given roots, or `null` when none of them can be used. */
+  toolsFor(roots: readonly RootInForce[], fromCli: boolean): FsTools | null {
+    const k = key(roots);
+    if (this.#tools.has(k)) return this.#tools.get(k)!;
+    let tools: FsTools | null = null;
+    if (roots.length > 0) {
+      try {
+        tools = this.#create(new LocalFileSystem({ roots: specs(roots) }), fromCli);
+      } catch {
+        const usable = roots.filter((root) => {
+          try {
+            new LocalFileSystem({ roots: specs([root]) });
+            return true;
+          } catch (error) {
+            this.log(`toolfs mcp: root ${root.path} left out: ${message(error)}`);
+            return false;
+          }
+        });
+        if (usable.length > 0) {
+          tools = this.#create(new LocalFileSystem({ roots: specs(usable) }), fromCli);
+        }
+      }
+    }
+    this.#tools.set(k, tools);
+    return tools;
+  }
+
+  #create(fs: LocalFileSystem, fromCli: boolean): FsTools {
+    return createFsTools({
+      fs,
+      cwd: fromCli ? this.options.cwd : undefined,
+      policy: this.policy === false ? false : this.policy,
+      config: this.options.config,
+    });
+  }
+}
+
+/** How long the server waits for the client's `roots/list` answer. */
+const ROOTS_TIMEOUT_MS = 10_000;
+
+/** One MCP session: its own policy session, roots in force and tools. */
+function sessionServer(workspace: Workspace, eagerRoots: boolean): Server {
+  const { options } = workspace;
+  const server = new Server(
+    { name: options.name ?? MCP_SERVER_NAME, version: MCP_SERVER_VERSION },
+    {
+      capabilities: { tools: { listChanged: false } },
+      instructions: options.instructions === false
+        ? undefined
+        : systemPrompt(workspace.definitions),
+    },
+  );
+  const list = toMcpTools(workspace.definitions).map((tool) =>
+    options.structured ? { ...tool, outputSchema: outputSchemaFor(tool.name) } : tool
+  );
+  let session = {};
+  let tools: FsTools | null = workspace.toolsFor(workspace.cli, true);
+  let pending: Promise<void> | null = null;
+  /** The client has roots the server has not fetched yet. */
+  let stale = false;
+  let logged = "";
+  let current: { roots: readonly RootInForce[]; source: RootsSource } = {
+    roots: workspace.cli,
+    source: "command line",
+  };
+  const report = (roots: readonly RootInForce[], source: RootsSource) => {
+    current = { roots, source };
+    const line = rootsInForceLine(roots, source);
+    if (line !== logged) workspace.log(line);
+    logged = line;
+  };
+
+  /**
+   * Asks the client for its roots. Over HTTP the request travels on the stream of the tool call
+   * that needs them (`relatedRequestId`), which exists even when the client opened no GET stream.
+   */
+  function refreshRoots(relatedRequestId?: string | number): void {
+    stale = false;
+    const previous = pending;
+    pending = (async () => {
+      await previous;
+      try {
+        const answer = await server.listRoots(undefined, {
+          relatedRequestId,
+          timeout: ROOTS_TIMEOUT_MS,
+        });
+        const { paths, skipped } = await clientRootPaths(answer.roots.map((root) => root.uri));
+        for (const note of skipped) workspace.log(`toolfs mcp: client root ${note}: left out`);
+        const chosen = rootsInForce(workspace.cli, paths);
+        tools = workspace.toolsFor(chosen.roots, chosen.source === "command line");
+        report(chosen.roots, chosen.source);
+      } catch (error) {
+        workspace.log(
+          `toolfs mcp: roots/list failed, keeping the roots in force: ${message(error)}`,
+        );
+        report(current.roots, current.source);
+      }
+    })();
+  }
+
+  const clientHasRoots = () => server.getClientCapabilities()?.roots !== undefined;
+  server.oninitialized = () => {
+    session = {};
+    if (!clientHasRoots()) report(workspace.cli, "command line");
+    else if (eagerRoots) refreshRoots();
+    else stale = true;
+  };
+  server.setNotificationHandler("notifications/roots/list_changed", () => {
+    if (!clientHasRoots()) return;
+    if (eagerRoots) refreshRoots();
+    else stale = true;
+  });
+  server.setRequestHandler("tools/list", () => ({
+    // Our schemas are JSON Schema objects; the SDK's type wants its own JSON value type.
+    tools: structuredClone(list) as unknown as ListToolsResult["tools"],
+  }));
+  server.setRequestHandler("tools/call", async (request, ctx) => {
+    if (stale) refreshRoots(ctx.mcpReq.id);
+    await pending;
+    if (!tools) return { content: [{ type: "text", text: NO_ROOTS_MESSAGE }], isError: true };
+    const { name, arguments: args } = request.params;
+    const result = toMcpCallResult(
+      await tools.execute(name, args ?? {}, { session, signal: ctx.mcpReq.signal }),
+    );
+    if (options.structured) return result;
+    return { content: result.content, isError: result.isError };
+  });
   return server;
 }
 
-const USAGE = `usage: deno run --allow-read=<roots> --allow-write=<roots> jsr:@toolfs/fs/mcp \\
-         [--read-only <dir>]... <root>...
+function specs(roots: readonly RootInForce[]): RootSpec[] {
+  return roots.map((root) => ({ path: root.path, write: root.write }));
+}
 
-Serves the toolfs list, read, write and edit tools over MCP on stdio. Every <root> is readable
-and writable; --read-only adds a root that is never written. The first root given is the
-session's working directory.`;
+function key(roots: readonly RootInForce[]): string {
+  return JSON.stringify(roots.map((root) => [root.path, root.write]));
+}
 
-/** Roots from the command line, in the order given, or the usage problem. */
-function parseRoots(
-  args: string[],
-  base: string | undefined,
-): { roots: RootSpec[] } | { problem: string } | "help" {
+function message(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+function jsonRpcError(status: number, code: number, text: string): Response {
+  return Response.json({ jsonrpc: "2.0", id: null, error: { code, message: text } }, { status });
+}
+
+const USAGE = `usage: deno run --no-prompt --allow-read=<roots> --allow-write=<roots> \\
+         jsr:@toolfs/fs@^0.2/mcp [options] [<root>...]
+
+Serves the toolfs tools over MCP, on stdio unless --http is given. Every <root> is readable and
+writable; the first is the session's working directory. With no <root>, the client's roots are
+used (MCP roots capability); with some, only client roots inside them.
+
+options:
+  --read-only <dir>      add a root that is listed and read, never written
+  --structured           also send structuredContent and outputSchema
+  --http [host:]port     serve Streamable HTTP at http://host:port/mcp (host 127.0.0.1 by default;
+                         needs --allow-net=host:port); the bearer token is TOOLFS_MCP_TOKEN
+                         (--allow-env=TOOLFS_MCP_TOKEN) or a fresh one printed to stderr
+  --no-auth              no token (loopback hosts only)
+  --allow-host <name>    a host name clients may use besides the bound host and loopback
+  -h, --help             this text`;
+
+/** Command-line options, or the usage problem. */
+interface Cli {
+  roots: RootSpec[];
+  structured: boolean;
+  http?: string;
+  noAuth: boolean;
+  allowHosts: string[];
+}
+
+function parseCli(args: string[], base: string | undefined): Cli | { problem: string } | "help" {
   let parsed;
   try {
     parsed = parseArgs({
@@ -174,11 +523,15 @@ function parseRoots(
       tokens: true,
       options: {
         "read-only": { type: "string", multiple: true },
+        structured: { type: "boolean" },
+        http: { type: "string" },
+        "no-auth": { type: "boolean" },
+        "allow-host": { type: "string", multiple: true },
         help: { type: "boolean", short: "h" },
       },
     });
   } catch (error) {
-    return { problem: error instanceof Error ? error.message : String(error) };
+    return { problem: message(error) };
   }
   if (parsed.values.help) return "help";
   const at = (path: string): string => base && path !== "" ? resolve(base, path) : path;
@@ -189,20 +542,27 @@ function parseRoots(
       roots.push({ path: at(token.value), write: false });
     }
   }
-  return roots.length === 0 ? { problem: "no roots given" } : { roots };
+  if (parsed.values["no-auth"] && parsed.values.http === undefined) {
+    return { problem: "--no-auth applies only with --http" };
+  }
+  return {
+    roots,
+    structured: parsed.values.structured === true,
+    http: parsed.values.http,
+    noAuth: parsed.values["no-auth"] === true,
+    allowHosts: parsed.values["allow-host"] ?? [],
+  };
 }
 
-/**
- * The directory relative roots resolve against: `deno task` runs in the config's directory and
- * keeps the caller's in `INIT_CWD`, read only when that variable is permitted.
- */
-function callerDirectory(): string | undefined {
-  const permission = Deno.permissions.querySync({ name: "env", variable: "INIT_CWD" });
-  return permission.state === "granted" ? Deno.env.get("INIT_CWD") || undefined : undefined;
+/** An environment variable when Deno may read it, without prompting. */
+function env(name: string): string | undefined {
+  const permission = Deno.permissions.querySync({ name: "env", variable: name });
+  return permission.state === "granted" ? Deno.env.get(name) || undefined : undefined;
 }
 
 async function main(args: string[]): Promise<void> {
-  const parsed = parseRoots(args, callerDirectory());
+  // `deno task` runs in the config's directory and keeps the caller's in INIT_CWD.
+  const parsed = parseCli(args, env("INIT_CWD"));
   if (parsed === "help") {
     console.error(USAGE);
     return;
@@ -211,12 +571,60 @@ async function main(args: string[]): Promise<void> {
     console.error(`toolfs mcp: ${parsed.problem}\n${USAGE}`);
     Deno.exit(2);
   }
+  let serving: McpServing;
   try {
-    await serveStdio(parsed.roots);
+    if (parsed.http !== undefined) {
+      const address = parseListen(parsed.http);
+      if ("problem" in address) {
+        console.error(`toolfs mcp: ${address.problem}\n${USAGE}`);
+        Deno.exit(2);
+      }
+      if (parsed.noAuth && !isLoopback(address.hostname)) {
+        console.error(
+          `toolfs mcp: --no-auth is allowed only on a loopback host, not ${address.hostname}`,
+        );
+        Deno.exit(2);
+      }
+      const token = parsed.noAuth ? null : env("TOOLFS_MCP_TOKEN") ?? generateToken();
+      const http = await serveHttp(parsed.roots, {
+        ...address,
+        token,
+        structured: parsed.structured,
+        allowedHosts: parsed.allowHosts,
+      });
+      console.error(
+        `toolfs mcp: serving ${http.url}` +
+          (token === null
+            ? " without authentication (--no-auth)"
+            : env("TOOLFS_MCP_TOKEN") === token
+            ? " (token from TOOLFS_MCP_TOKEN)"
+            : `; send Authorization: Bearer ${token}`),
+      );
+      serving = http;
+    } else {
+      serving = await serveStdio(parsed.roots, { structured: parsed.structured });
+    }
   } catch (error) {
-    console.error(`toolfs mcp: ${error instanceof Error ? error.message : String(error)}`);
+    console.error(`toolfs mcp: ${message(error)}`);
     Deno.exit(1);
   }
+  const stop = () => {
+    console.error("toolfs mcp: stopping");
+    const timer = setTimeout(() => Deno.exit(0), 3000);
+    serving.close().finally(() => {
+      clearTimeout(timer);
+      Deno.exit(0);
+    });
+  };
+  for (const signal of ["SIGINT", "SIGTERM"] as const) {
+    try {
+      Deno.addSignalListener(signal, stop);
+    } catch {
+      // Not available on this platform (Windows has no SIGTERM): the default applies.
+    }
+  }
+  await serving.finished;
+  Deno.exit(0);
 }
 
 if (import.meta.main) await main(Deno.args);

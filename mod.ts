@@ -6,34 +6,78 @@
  * - Nothing escapes the roots: containment is judged on real paths and re-checked after open.
  * - A write is atomic and never clobbers a file the session has not read (the default policy).
  *
- * @example Wire the tools into an agent loop
- * ```ts ignore
- * import { createFsTools, LocalFileSystem } from "@toolfs/fs";
+ * This entry point is what an agent author needs. Other audiences have their own:
+ * `@toolfs/fs/formats` (OpenAI, Anthropic and MCP tool formats), `@toolfs/fs/acp` (Agent Client
+ * Protocol diffs and presentation types), `@toolfs/fs/provider` (the provider seam, for another
+ * backend) and `@toolfs/fs/mcp` (an MCP server).
  *
- * const fs = new LocalFileSystem({ roots: ["./workspace", { path: "/usr/share/doc", write: false }] });
+ * @example Wire the tools into an agent loop
+ * ```ts
+ * import { createFsTools, LocalFileSystem } from "@toolfs/fs";
+ * import assert from "node:assert/strict";
+ *
+ * const workspace = await Deno.makeTempDir();
+ * await Deno.writeTextFile(`${workspace}/README.md`, "hello\n");
+ * const fs = new LocalFileSystem({ roots: [workspace] });
  * const tools = createFsTools({ fs });
  *
  * // Give tools.definitions to the model; run each tool call it makes:
  * const result = await tools.execute("read", { file_path: "README.md" });
- * console.log(result.isError ? result.error?.code : result.content);
+ * assert.equal(result.isError, false);
+ * assert.match(result.content, /^<path>README\.md<\/path>\n<type>file<\/type>\n<content>\n1: hello\n/);
+ *
+ * // Changing a file needs a read of it in the same session first (the default policy):
+ * const fresh = createFsTools({ fs });
+ * const refused = await fresh.execute("write", { file_path: "README.md", content: "bye\n" });
+ * assert.equal(refused.content, 'Error: cannot write "README.md": the file already exists; read it first');
+ * assert.equal(refused.error?.code, "FS_NOT_OBSERVED");
+ * const edited = await tools.execute("edit", {
+ *   file_path: "README.md",
+ *   old_string: "hello",
+ *   new_string: "bye",
+ * });
+ * assert.equal(edited.isError, false);
+ * assert.equal(await Deno.readTextFile(`${workspace}/README.md`), "bye\n");
+ * await Deno.remove(workspace, { recursive: true });
  * ```
  *
  * @module
  */
 
-export * from "./src/config.ts";
-export * from "./src/fs_error.ts";
-export * from "./src/provider/fs_provider.ts";
-export * from "./src/provider/local_fs.ts";
-export * from "./src/policy/read_before_write.ts";
-export * from "./src/tools/tools.ts";
-export type { ListValue } from "./src/tools/list.ts";
-export type { ReadRequest, ReadValue } from "./src/tools/read.ts";
-export type { WriteValue } from "./src/tools/write.ts";
-export type { EditValue } from "./src/tools/edit.ts";
-export type { ListTotals } from "./src/render/list_render.ts";
-export type { ReadLine } from "./src/render/read_render.ts";
-export * from "./src/present/acp.ts";
-export * from "./src/present/schemas.ts";
-export * from "./src/present/guidance.ts";
-export * from "./src/present/formats.ts";
+export {
+  createFsTools,
+  type CreateFsToolsOptions,
+  type FsCallContext,
+  type FsProviderWithRoots,
+  type FsToolEventDetail,
+  type FsTools,
+} from "./src/tools/tools.ts";
+export {
+  LocalFileSystem,
+  type LocalFileSystemOptions,
+  type RootSpec,
+} from "./src/provider/local/local_fs.ts";
+export type { FsProvider } from "./src/provider/fs_provider.ts";
+export { FS_ERROR_CODES, FsError, type FsErrorCode, type FsErrorOptions } from "./src/fs_error.ts";
+export { DEFAULT_CONFIG, type FsToolsConfig } from "./src/config.ts";
+export {
+  type FsIntent,
+  type FsObservation,
+  type FsPolicy,
+  NO_POLICY,
+  ReadBeforeWritePolicy,
+} from "./src/policy/read_before_write.ts";
+export type {
+  EditValue,
+  FsToolDefinition,
+  FsToolName,
+  FsToolResult,
+  FsToolValue,
+  ListTotals,
+  ListValue,
+  ReadLine,
+  ReadValue,
+  ToolInputSchema,
+  WriteValue,
+} from "./src/types.ts";
+export { systemPrompt } from "./src/present/formats.ts";

@@ -3,6 +3,8 @@
 
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 
 /** Generous: the reference server's `edit_file` of a big file takes a while. */
 const CALL_TIMEOUT_MS = 300_000;
@@ -15,7 +17,10 @@ export interface McpPeer {
 }
 
 async function connect(command: string, args: string[], cwd?: string): Promise<McpPeer> {
-  const transport = new StdioClientTransport({ command, args, cwd, stderr: "inherit" });
+  return await connectOver(new StdioClientTransport({ command, args, cwd, stderr: "inherit" }));
+}
+
+async function connectOver(transport: Transport, stop?: () => Promise<void>): Promise<McpPeer> {
   const client = new Client({ name: "toolfs-bench", version: "0.1.0" });
   await client.connect(transport);
   return {
@@ -28,7 +33,10 @@ async function connect(command: string, args: string[], cwd?: string): Promise<M
       if (result.isError) throw new Error(`${name} failed: ${text.slice(0, 300)}`);
       return text;
     },
-    close: () => client.close(),
+    async close() {
+      await client.close();
+      await stop?.();
+    },
   };
 }
 
@@ -42,6 +50,49 @@ export function connectToolfs(repo: string, root: string): Promise<McpPeer> {
     `${repo}/mcp.ts`,
     root,
   ], repo);
+}
+
+/**
+ * toolfs's MCP server on `root` over Streamable HTTP on a free loopback port (no token: the
+ * bench measures the transport, not the check).
+ */
+export async function connectToolfsHttp(repo: string, root: string): Promise<McpPeer> {
+  const child = new Deno.Command(Deno.execPath(), {
+    args: [
+      "run",
+      "--no-prompt",
+      `--allow-read=${root},${repo}`,
+      `--allow-write=${root}`,
+      "--allow-env",
+      "--allow-net=127.0.0.1",
+      `${repo}/mcp.ts`,
+      root,
+      "--http",
+      "127.0.0.1:0",
+      "--no-auth",
+    ],
+    cwd: repo,
+    stdin: "null",
+    stdout: "null",
+    stderr: "piped",
+  }).spawn();
+  const reader = child.stderr.pipeThrough(new TextDecoderStream()).getReader();
+  let seen = "";
+  let url: string | undefined;
+  while (url === undefined) {
+    const { value, done } = await reader.read();
+    if (done) throw new Error(`toolfs over HTTP did not start: ${seen}`);
+    seen += value;
+    url = /serving (http:\/\/\S+\/mcp)/.exec(seen)?.[1];
+  }
+  // Keep draining stderr so the server never blocks on a full pipe.
+  (async () => {
+    while (!(await reader.read()).done) { /* drained */ }
+  })().catch(() => {});
+  return await connectOver(new StreamableHTTPClientTransport(new URL(url)), async () => {
+    child.kill("SIGTERM");
+    await child.status;
+  });
 }
 
 /** The reference server, installed under `prefix`, run by Node on `root`. */

@@ -19,7 +19,13 @@ import { parseArgs } from "node:util";
 import { createFsTools, type FsTools, LocalFileSystem } from "../mod.ts";
 import { type GeneratedFile, generateDirectory, generateLines, generateSmall } from "./_inputs.ts";
 import { generateSourceTree } from "./_search_inputs.ts";
-import { connectReference, connectToolfs, installReference, type McpPeer } from "./_mcp.ts";
+import {
+  connectReference,
+  connectToolfs,
+  connectToolfsHttp,
+  installReference,
+  type McpPeer,
+} from "./_mcp.ts";
 
 const REPO = fileURLToPath(new URL("..", import.meta.url)).replace(/\/$/, "");
 const GiB = 1024 ** 3;
@@ -265,7 +271,7 @@ class Inputs {
   f50(): Promise<GeneratedFile> {
     return this.#file("a 50 MiB file of 100-byte lines", async () => {
       const made = await generateLines(`${this.root}/f50.txt`, 50 * MiB, 100);
-      for (const copy of ["f50_inproc.txt", "f50_mcp.txt", "f50_ref.txt"]) {
+      for (const copy of ["f50_inproc.txt", "f50_mcp.txt", "f50_http.txt", "f50_ref.txt"]) {
         await Deno.copyFile(made.path, `${this.root}/${copy}`);
       }
       return made;
@@ -645,75 +651,98 @@ async function main(): Promise<void> {
   progress("done");
 }
 
-/** The same read, list and edit over stdio MCP: toolfs's server against the reference one. */
+/**
+ * The same read, list and edit over MCP: toolfs's server over stdio, then over Streamable HTTP,
+ * each against the reference server over stdio (its only transport).
+ */
 async function mcpRows(inputs: Inputs, refPrefix: string): Promise<void> {
   const { root } = inputs;
   await inputs.log();
   await inputs.dir100k();
   const f50 = await inputs.f50();
-  progress("MCP: starting both servers");
-  const toolfs: McpPeer = await connectToolfs(REPO, root);
+  progress("MCP: starting the reference server");
   const reference: McpPeer = await connectReference(refPrefix, root);
   try {
-    // The reference reads the same lines toolfs shows in its first window.
-    const window = await read(toolsOn(root), "log1g.txt", 1);
-    const head = (window.match(/\n\d+: /g) ?? []).length;
-    timeRow(
-      `MCP read: first window of the 1 GiB log (reference: read_text_file head=${head})`,
-      await pair(
-        "MCP: read",
-        () => toolfs.call("read", { file_path: "log1g.txt" }),
-        () => reference.call("read_text_file", { path: `${root}/log1g.txt`, head }),
-        MCP_WARMUPS,
-      ),
-      "server-filesystem",
-      1,
-    );
-    timeRow(
-      "MCP list: 100k entries (reference: list_directory)",
-      await pair(
-        "MCP: list",
-        () => toolfs.call("list", { path: "dir100k" }),
-        () => reference.call("list_directory", { path: `${root}/dir100k` }),
-        MCP_WARMUPS,
-      ),
-      "server-filesystem",
-      1,
-    );
-    const line = Math.floor(f50.lines / 2);
-    const name = "MCP edit: one line of a 50 MiB file (reference: edit_file)";
-    const nextToolfs = flipper(f50);
-    const nextReference = flipper(f50);
-    let failure: unknown = null; // a failed toolfs edit still leaves the reference timed
-    await toolfs.call("read", { file_path: "f50_mcp.txt", offset: line, limit: 1 });
-    const edits = await pair(
-      "MCP: edit",
-      async () => {
-        if (failure) return;
-        const [from, to] = nextToolfs();
-        try {
-          await toolfs.call("edit", { file_path: "f50_mcp.txt", old_string: from, new_string: to });
-        } catch (error) {
-          failure = error;
-          progress(
-            `MCP edit through toolfs failed: ${error instanceof Error ? error.message : error}`,
-          );
-        }
-      },
-      () => {
-        const [from, to] = nextReference();
-        return reference.call("edit_file", {
-          path: `${root}/f50_ref.txt`,
-          edits: [{ oldText: from, newText: to }],
-        });
-      },
-    );
-    if (failure) failedRow(name, `server-filesystem ${ms(edits.reference)}`, failure);
-    else timeRow(name, edits, "server-filesystem", 1);
+    for (const transport of ["stdio", "HTTP"] as const) {
+      progress(`MCP: starting toolfs over ${transport}`);
+      const toolfs: McpPeer = transport === "stdio"
+        ? await connectToolfs(REPO, root)
+        : await connectToolfsHttp(REPO, root);
+      try {
+        await mcpTransportRows(transport, toolfs, reference, root, f50);
+      } finally {
+        await toolfs.close().catch(() => {});
+      }
+    }
   } finally {
-    await toolfs.close().catch(() => {});
     await reference.close().catch(() => {});
   }
+}
+
+async function mcpTransportRows(
+  transport: "stdio" | "HTTP",
+  toolfs: McpPeer,
+  reference: McpPeer,
+  root: string,
+  f50: GeneratedFile,
+): Promise<void> {
+  const over = transport === "stdio" ? "MCP" : "MCP over HTTP";
+  // The reference reads the same lines toolfs shows in its first window.
+  const window = await read(toolsOn(root), "log1g.txt", 1);
+  const head = (window.match(/\n\d+: /g) ?? []).length;
+  timeRow(
+    `${over} read: first window of the 1 GiB log (reference: read_text_file head=${head})`,
+    await pair(
+      `${over}: read`,
+      () => toolfs.call("read", { file_path: "log1g.txt" }),
+      () => reference.call("read_text_file", { path: `${root}/log1g.txt`, head }),
+      MCP_WARMUPS,
+    ),
+    "server-filesystem",
+    1,
+  );
+  timeRow(
+    `${over} list: 100k entries (reference: list_directory)`,
+    await pair(
+      `${over}: list`,
+      () => toolfs.call("list", { path: "dir100k" }),
+      () => reference.call("list_directory", { path: `${root}/dir100k` }),
+      MCP_WARMUPS,
+    ),
+    "server-filesystem",
+    1,
+  );
+  const file = transport === "stdio" ? "f50_mcp.txt" : "f50_http.txt";
+  const line = Math.floor(f50.lines / 2);
+  const name = `${over} edit: one line of a 50 MiB file (reference: edit_file)`;
+  const nextToolfs = flipper(f50);
+  const nextReference = flipper(f50);
+  let failure: unknown = null; // a failed toolfs edit still leaves the reference timed
+  await toolfs.call("read", { file_path: file, offset: line, limit: 1 });
+  const edits = await pair(
+    `${over}: edit`,
+    async () => {
+      if (failure) return;
+      const [from, to] = nextToolfs();
+      try {
+        await toolfs.call("edit", { file_path: file, old_string: from, new_string: to });
+      } catch (error) {
+        failure = error;
+        progress(
+          `${over} edit through toolfs failed: ${error instanceof Error ? error.message : error}`,
+        );
+      }
+    },
+    () => {
+      const [from, to] = nextReference();
+      return reference.call("edit_file", {
+        path: `${root}/f50_ref.txt`,
+        edits: [{ oldText: from, newText: to }],
+      });
+    },
+  );
+  if (failure) failedRow(name, `server-filesystem ${ms(edits.reference)}`, failure);
+  else timeRow(name, edits, "server-filesystem", 1);
 }
 
 if (import.meta.main) await main();

@@ -1,7 +1,7 @@
-// Micro-benchmarks of the newline counter behind `read` (src/tools/_newlines.ts): the SWAR
+// Micro-benchmarks of the newline counter behind `read` (src/text/newlines.ts): the SWAR
 // count against the obvious loops, on 64 MiB of 100-byte and of 10-byte lines.
 
-import { countNewlines } from "../src/tools/_newlines.ts";
+import { countNewlines } from "../src/text/newlines.ts";
 
 const SIZE = 64 * 1024 * 1024;
 

@@ -1,7 +1,8 @@
-// Micro-benchmarks of the read window scanner (src/tools/_read_window.ts) on bytes in memory:
+// Micro-benchmarks of the read window scanner (src/text/read_window.ts) on bytes in memory:
 // the default first window (the byte cap ends it), ASCII lines against lines with accents.
 
-import { type ChunkSource, scanWindow } from "../src/tools/_read_window.ts";
+import { type ChunkSource, scanWindow } from "../src/text/read_window.ts";
+import { truncateLine } from "../src/render/read_render.ts";
 
 const encoder = new TextEncoder();
 
@@ -13,7 +14,13 @@ function lines(template: string, count: number): Uint8Array {
 
 const ascii = lines("2026-01-01T00:00:00Z INFO request served", 20_000);
 const accented = lines("2026-01-01T00:00:00Z INFO requête servie à l'hôte", 20_000);
-const window = { offset: 1, limit: 2000, maxBytes: 51200, maxLineLength: 2000 };
+const window = {
+  offset: 1,
+  limit: 2000,
+  maxBytes: 51200,
+  maxLineLength: 2000,
+  truncate: truncateLine,
+};
 
 function source(bytes: Uint8Array): ChunkSource {
   return async function* (position) {

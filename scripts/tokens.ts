@@ -1,106 +1,83 @@
 /**
- * `deno task tokens`: the fixed prompt cost of the six tools, counted with the real DeepSeek V3
- * and o200k tokenizers (the ones the playground uses).
+ * `deno task tokens`: the fixed prompt cost of the tools, counted with real tokenizers (the ones
+ * the playground uses). What is counted is defined once, in `src/present/prompt_cost.ts`; the
+ * tokenizers come from `tokenizers/mod.ts`.
  *
- * A tool's cost is its name, description, input schema (as compact JSON) and guidance, each
- * tokenized on its own and summed. The budget is 750 DeepSeek V3 tokens for all six (C9.1 added glob and grep).
+ * ```sh
+ * deno task tokens                      # DeepSeek V3 and o200k
+ * deno task tokens llama3 qwen3 gemma3  # any of: deepseek_v3 o200k llama3 qwen3 gemma3
+ * ```
+ *
+ * The budget is 750 DeepSeek V3 tokens for all six tools' names, descriptions, schemas and
+ * guidance (C9.1 added glob and grep).
  *
  * @module
  */
 
+import { createFsTools, type FsToolDefinition, LocalFileSystem } from "../mod.ts";
 import {
-  createFsTools,
-  type FsToolDefinition,
-  LocalFileSystem,
-  systemPrompt,
-  toAnthropicTools,
-  toMcpTools,
-  toOpenAITools,
-} from "../mod.ts";
-import { countTokens, type TokenCounts, TOKENIZERS } from "../playground/server/tokens.ts";
+  type PromptCost,
+  promptCost,
+  promptTexts,
+  WIRE_FORMATS,
+} from "../src/present/prompt_cost.ts";
+import {
+  DEFAULT_TOKENIZERS,
+  isTokenizerName,
+  loadTokenizer,
+  type TokenizerName,
+  TOKENIZERS,
+} from "../tokenizers/mod.ts";
 
 /** The budget for the six tools' name, description, schema and guidance, in DeepSeek V3 tokens. */
 export const TOKEN_BUDGET = 750;
 
-/** The token counts of one tool's model-facing parts. */
-export interface ToolCost {
-  /** The tool name. */
-  name: string;
-  /** The name. */
-  nameTokens: TokenCounts;
-  /** The description. */
-  description: TokenCounts;
-  /** The input schema as `JSON.stringify` writes it. */
-  schema: TokenCounts;
-  /** The guidance section. */
-  guidance: TokenCounts;
-  /** The sum of the four. */
-  total: TokenCounts;
-}
-
-/** The cost of a set of definitions. */
-export interface DefinitionsCost {
-  /** Per tool, in definition order. */
-  tools: ToolCost[];
-  /** The sum over the tools. */
-  total: TokenCounts;
-  /** The assembled system prompt (`systemPrompt(definitions)`), counted as one text. */
-  systemPrompt: TokenCounts;
-}
-
 /**
- * Counts the fixed prompt cost of tool definitions.
+ * Counts the fixed prompt cost of tool definitions with each named tokenizer.
  *
  * @param definitions The definitions, e.g. `tools.definitions`.
- * @returns Per-tool and total counts, and the assembled system prompt's.
+ * @param tokenizers The tokenizers.
+ * @returns The cost per tokenizer.
  */
-export function measureDefinitions(definitions: readonly FsToolDefinition[]): DefinitionsCost {
-  const tools = definitions.map((d): ToolCost => {
-    const parts = {
-      nameTokens: countTokens(d.name),
-      description: countTokens(d.description),
-      schema: countTokens(JSON.stringify(d.inputSchema)),
-      guidance: countTokens(d.guidance),
-    };
-    return { name: d.name, ...parts, total: sum(Object.values(parts)) };
-  });
-  return {
-    tools,
-    total: sum(tools.map((t) => t.total)),
-    systemPrompt: countTokens(systemPrompt(definitions)),
-  };
+export async function measureDefinitions(
+  definitions: readonly FsToolDefinition[],
+  tokenizers: readonly TokenizerName[] = DEFAULT_TOKENIZERS,
+): Promise<Record<TokenizerName, PromptCost>> {
+  const texts = promptTexts(definitions);
+  const costs: Partial<Record<TokenizerName, PromptCost>> = {};
+  for (const name of tokenizers) costs[name] = promptCost(texts, await loadTokenizer(name));
+  return costs as Record<TokenizerName, PromptCost>;
 }
 
 /**
- * The definitions of the default config (`readLimit` 2000), over a read-only root at the
- * current directory (nothing is read).
+ * The definitions of the default config, over a read-only root at the current directory
+ * (nothing is read).
  *
- * @returns The four definitions.
+ * @returns The definitions.
  */
 export function defaultDefinitions(): readonly FsToolDefinition[] {
   const fs = new LocalFileSystem({ roots: [{ path: ".", write: false }] });
   return createFsTools({ fs }).definitions;
 }
 
-function sum(counts: TokenCounts[]): TokenCounts {
-  const total = Object.fromEntries(TOKENIZERS.map((t) => [t, 0])) as TokenCounts;
-  for (const c of counts) for (const t of TOKENIZERS) total[t] += c[t];
-  return total;
-}
-
-function table(cost: DefinitionsCost): string {
-  const cell = (c: TokenCounts): string => TOKENIZERS.map((t) => c[t]).join(" / ");
+function table(
+  costs: Record<TokenizerName, PromptCost>,
+  tokenizers: readonly TokenizerName[],
+): string {
+  const cell = (pick: (c: PromptCost) => number): string =>
+    tokenizers.map((t) => pick(costs[t])).join(" / ");
+  const first = costs[tokenizers[0]];
   const rows = [
     ["tool", "name", "description", "schema", "guidance", "total"],
-    ...cost.tools.map((t) => [
-      t.name,
-      cell(t.nameTokens),
-      cell(t.description),
-      cell(t.schema),
-      cell(t.guidance),
-      cell(t.total),
+    ...first.tools.map((tool, i) => [
+      tool.tool,
+      cell((c) => c.tools[i].name),
+      cell((c) => c.tools[i].description),
+      cell((c) => c.tools[i].schema),
+      cell((c) => c.tools[i].guidance),
+      cell((c) => c.tools[i].total),
     ]),
-    ["all six", "", "", "", "", cell(cost.total)],
+    [`all ${first.tools.length}`, "", "", "", "", cell((c) => c.total)],
   ];
   const widths = rows[0].map((_, i) => Math.max(...rows.map((r) => r[i].length)));
   return rows.map((r) =>
@@ -109,24 +86,25 @@ function table(cost: DefinitionsCost): string {
 }
 
 if (import.meta.main) {
-  const definitions = defaultDefinitions();
-  const cost = measureDefinitions(definitions);
-  const ds = cost.total.deepseek_v3;
-  console.log(`Tokens (${TOKENIZERS.join(" / ")}) of each tool's model-facing parts:\n`);
-  console.log(table(cost));
-  const prompt = TOKENIZERS.map((t) => cost.systemPrompt[t]).join(" / ");
-  console.log(`\nsystemPrompt(definitions), assembled: ${prompt}`);
-  const serialized = {
-    "toOpenAITools": toOpenAITools(definitions),
-    "toOpenAITools strict": toOpenAITools(definitions, { strict: true }),
-    "toAnthropicTools": toAnthropicTools(definitions),
-    "toMcpTools (with annotations)": toMcpTools(definitions),
-  };
-  console.log("\nThe six tools as one compact JSON array (no guidance):");
-  for (const [label, tools] of Object.entries(serialized)) {
-    const c = countTokens(JSON.stringify(tools));
-    console.log(`  ${label.padEnd(30)} ${TOKENIZERS.map((t) => c[t]).join(" / ")}`);
+  const unknown = Deno.args.filter((a) => !isTokenizerName(a));
+  if (unknown.length) {
+    console.error(`unknown tokenizer "${unknown[0]}": expected any of ${TOKENIZERS.join(", ")}`);
+    Deno.exit(2);
   }
+  const chosen = Deno.args.length ? Deno.args as TokenizerName[] : [...DEFAULT_TOKENIZERS];
+  const tokenizers = chosen.includes("deepseek_v3") ? chosen : ["deepseek_v3" as const, ...chosen];
+  const costs = await measureDefinitions(defaultDefinitions(), tokenizers);
+  console.log(`Tokens (${tokenizers.join(" / ")}) of each tool's model-facing parts:\n`);
+  console.log(table(costs, tokenizers));
+  const prompt = tokenizers.map((t) => costs[t].systemPrompt).join(" / ");
+  console.log(`\nsystemPrompt(definitions), assembled: ${prompt}`);
+  console.log("\nThe tools as one compact JSON array (no guidance):");
+  for (const format of WIRE_FORMATS) {
+    console.log(
+      `  ${format.padEnd(25)} ${tokenizers.map((t) => costs[t].wire[format]).join(" / ")}`,
+    );
+  }
+  const ds = costs.deepseek_v3.total;
   console.log(
     `\nbudget: ${ds} of ${TOKEN_BUDGET} DeepSeek V3 tokens ${
       ds <= TOKEN_BUDGET ? "(ok)" : "(OVER)"

@@ -72,9 +72,12 @@ const ZERO_ALLOWED: ReadonlySet<string> = new Set(["readStreamMinSize", "editSni
  *
  * @example
  * ```ts
- * import { resolveConfig } from "./config.ts";
+ * import { DEFAULT_CONFIG, resolveConfig } from "./config.ts";
+ * import assert from "node:assert/strict";
  *
- * console.log(resolveConfig({ readLimit: 500 }).readLimit); // 500
+ * const config = resolveConfig({ readLimit: 500 });
+ * assert.equal(config.readLimit, 500);
+ * assert.equal(config.listMaxEntries, DEFAULT_CONFIG.listMaxEntries);
  * ```
  */
 export function resolveConfig(overrides: Partial<FsToolsConfig> = {}): Readonly<FsToolsConfig> {

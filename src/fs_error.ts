@@ -48,9 +48,11 @@ export interface FsErrorOptions {
  * @example Refuse a write from a host policy
  * ```ts
  * import { FsError } from "./fs_error.ts";
+ * import assert from "node:assert/strict";
  *
  * const error = new FsError("FS_PERMISSION_DENIED", { message: "the user declined the write" });
- * console.log(error.code); // "FS_PERMISSION_DENIED"
+ * assert.equal(error.code, "FS_PERMISSION_DENIED");
+ * assert.equal(error.message, "the user declined the write");
  * ```
  */
 export class FsError extends Error {

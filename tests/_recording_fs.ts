@@ -1,20 +1,20 @@
 // A LocalFileSystem that records which provider methods the tools call (and whether each call
 // carried a signal). Everything still runs against the real file system.
 
-import {
-  type FsCallOptions,
-  type FsDirEntry,
-  type FsEditFunction,
-  type FsEditOutcome,
-  type FsFileContent,
-  type FsMutationOptions,
-  type FsReadHandle,
-  type FsResolveOptions,
-  type FsStat,
-  type FsTarget,
-  type FsWriteOutcome,
-  LocalFileSystem,
-} from "../mod.ts";
+import { LocalFileSystem } from "../mod.ts";
+import type {
+  FsCallOptions,
+  FsDirEntry,
+  FsEditFunction,
+  FsEditOutcome,
+  FsFileContent,
+  FsMutationOptions,
+  FsReadHandle,
+  FsResolveOptions,
+  FsStat,
+  FsTarget,
+  FsWriteOutcome,
+} from "../provider.ts";
 
 /** One recorded provider call. */
 export interface RecordedCall {

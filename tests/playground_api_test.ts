@@ -5,8 +5,10 @@ import {
   ok as assert,
 } from "node:assert/strict";
 import { join } from "node:path";
-import { createFsTools, LocalFileSystem } from "../mod.ts";
-import { createApp } from "../playground/server/app.ts";
+import { createFsTools, LocalFileSystem, systemPrompt } from "../mod.ts";
+import { toAnthropicTools, toMcpTools, toOpenAIResponsesTools, toOpenAITools } from "../formats.ts";
+import { measureDefinitions } from "../scripts/tokens.ts";
+import { CONFIG_BOUNDS, createApp, MAX_BODY_BYTES } from "../playground/server/app.ts";
 import type { ExecuteResponse } from "../playground/server/api_types.ts";
 import {
   createFixtureWorkspace,
@@ -18,13 +20,31 @@ import {
 } from "../playground/server/workspace.ts";
 import type { TreeNode } from "../playground/server/tree.ts";
 
-type App = ReturnType<typeof createApp>;
+/** Something that answers requests: the app itself, or the app with the token added. */
+interface App {
+  request(path: string, init?: RequestInit): Response | Promise<Response>;
+}
+
+const TOKEN = "test-token-AAAAAAAAAAAAAAAAAAAAAA";
+
+/** The app with `Authorization: Bearer <TOKEN>` added to every request. */
+function authed(app: ReturnType<typeof createApp>): App {
+  return {
+    request(path, init = {}) {
+      const headers = new Headers(init.headers);
+      headers.set("authorization", `Bearer ${TOKEN}`);
+      return app.request(path, { ...init, headers });
+    },
+  };
+}
 
 /** A fixture workspace (with a small log: the 20 MiB one has its own test) and its app. */
-async function setUp(): Promise<{ app: App; workspace: PlaygroundWorkspace } & AsyncDisposable> {
+async function setUp(): Promise<
+  { app: App; raw: ReturnType<typeof createApp>; workspace: PlaygroundWorkspace } & AsyncDisposable
+> {
   const workspace = await createFixtureWorkspace({ bigLogBytes: 64 * 1024 });
-  const app = createApp({ workspace });
-  return { app, workspace, [Symbol.asyncDispose]: () => workspace.dispose() };
+  const raw = createApp({ workspace, token: TOKEN });
+  return { app: authed(raw), raw, workspace, [Symbol.asyncDispose]: () => workspace.dispose() };
 }
 
 function post(app: App, path: string, body: unknown): Promise<Response> {
@@ -77,7 +97,12 @@ Deno.test("playground GET /api/definitions lists the four tools with defaults", 
   assertEquals(body.tools.map((d: { name: string }) => d.name), ["list", "read", "write", "edit"]);
   for (const d of body.tools) assert(d.guidance.length > 0 && d.description.length > 0);
   assertEquals(body.defaults.readLimit, 2000);
-  assertEquals(body.tokenizers, ["deepseek_v3", "o200k"]);
+  assertEquals(
+    body.tokenizers.map((t: { name: string }) => t.name),
+    ["deepseek_v3", "o200k", "llama3", "qwen3", "gemma3"],
+  );
+  assertEquals(body.defaultTokenizers, ["deepseek_v3", "o200k"]);
+  assertEquals(Object.keys(body.bounds), Object.keys(body.defaults));
   assertEquals(body.workspace.kind, "fixtures");
   assertEquals(body.workspace.roots, [
     { path: ".", writable: true },
@@ -336,27 +361,47 @@ Deno.test("playground tree shows the workspace with types and capped directories
   assertEquals(many?.children?.[0].name, "dir-01");
 });
 
-Deno.test("playground prompt cost counts each tool's definition and guidance", async () => {
+Deno.test("playground prompt cost is the one definition deno task tokens uses", async () => {
   await using t = await setUp();
   const body = await (await t.app.request("/api/prompt-cost")).json();
   const definitions = (await (await t.app.request("/api/definitions")).json()).tools;
-  assertEquals(body.tools.map((x: { name: string }) => x.name), ["list", "read", "write", "edit"]);
-  let total = 0;
-  for (const [i, tool] of body.tools.entries()) {
-    assertEquals(tool.guidance, definitions[i].guidance);
-    assertEquals(JSON.parse(tool.definition), {
-      name: definitions[i].name,
-      description: definitions[i].description,
-      parameters: definitions[i].inputSchema,
-    });
-    assert(tool.tokens.guidance.o200k > 0 && tool.tokens.definition.deepseek_v3 > 0);
-    assertEquals(
-      tool.tokens.total.o200k,
-      tool.tokens.guidance.o200k + tool.tokens.definition.o200k,
-    );
-    total += tool.tokens.total.o200k;
-  }
-  assertEquals(body.total.o200k, total);
+  assertEquals(body.tools, definitions);
+  const fs = new LocalFileSystem({ roots: [{ path: FIXTURES_DIR, write: false }] });
+  const library = createFsTools({ fs }).definitions;
+  assertEquals(body.systemPrompt, systemPrompt(library));
+  assertEquals(body.wire["openai-chat"], JSON.stringify(toOpenAITools(library)));
+  assertEquals(
+    body.wire["openai-responses-strict"],
+    JSON.stringify(toOpenAIResponsesTools(library, { strict: true })),
+  );
+  assertEquals(body.wire.anthropic, JSON.stringify(toAnthropicTools(library)));
+  assertEquals(body.wire.mcp, JSON.stringify(toMcpTools(library)));
+  const script = await measureDefinitions(library, ["deepseek_v3", "o200k"]);
+  assertEquals(body.costs, script);
+  assertEquals(Object.keys(body.costs), ["deepseek_v3", "o200k"]);
+  const o200k = body.costs.o200k;
+  assertEquals(
+    o200k.total,
+    o200k.tools.reduce((n: number, x: { total: number }) => n + x.total, 0),
+  );
+});
+
+Deno.test("playground counts with the tokenizers a request picks (Llama 3, Qwen 3, Gemma 3)", async () => {
+  await using t = await setUp();
+  const tokenizers = ["llama3", "qwen3", "gemma3"];
+  const body = await run(t.app, "read", { file_path: "notes/todo.md" }, { tokenizers });
+  assertEquals(Object.keys(body.tokens), tokenizers);
+  for (const name of tokenizers) assert(body.tokens[name] > 10, `${name}: ${body.tokens[name]}`);
+  const cost = await (await t.app.request("/api/prompt-cost?tokenizers=qwen3")).json();
+  assertEquals(Object.keys(cost.costs), ["qwen3"]);
+  assert(cost.costs.qwen3.systemPrompt > 50);
+  const bad = await post(t.app, "/api/execute", {
+    tool: "list",
+    args: {},
+    tokenizers: ["cl100k"],
+  });
+  assertEquals(bad.status, 400);
+  assertMatch((await bad.json()).error, /unknown tokenizer "cl100k"/);
 });
 
 Deno.test("playground writes and edits never change playground/fixtures/", async () => {
@@ -408,7 +453,7 @@ Deno.test("playground --root workspace uses the directory as it is and reset kee
   try {
     await Deno.writeTextFile(join(dir, "mine.txt"), "mine\n");
     const workspace = await openDirectoryWorkspace(dir);
-    const app = createApp({ workspace });
+    const app = authed(createApp({ workspace, token: TOKEN }));
     const list = await run(app, "list", {});
     assertEquals(list.value && (list.value as { entries: unknown[] }).entries, [
       { name: "mine.txt", type: "file" },
@@ -436,7 +481,7 @@ Deno.test("playground serves the built UI and never a file outside it", async ()
     await Deno.mkdir(join(dist, "assets"), { recursive: true });
     await Deno.writeTextFile(join(dist, "index.html"), "<!doctype html><p>ui</p>");
     await Deno.writeTextFile(join(dist, "assets", "app.js"), "console.log(1)");
-    const app = createApp({ workspace: t.workspace, distDir: dist });
+    const app = createApp({ workspace: t.workspace, distDir: dist, token: TOKEN });
     const index = await app.request("/");
     assertEquals(index.status, 200);
     assertEquals(index.headers.get("content-type"), "text/html; charset=utf-8");
@@ -460,4 +505,239 @@ Deno.test("playground workspacePath is workspace-relative with / separators", ()
   assertEquals(workspacePath("/w", "/w/a/b.txt"), "a/b.txt");
   assertEquals(workspacePath("/w", "/w2/a"), "/w2/a");
   assertEquals(workspacePath("/w", "/etc/x"), "/etc/x");
+});
+
+Deno.test("C14.1: every /api/* request without the right bearer token gets 401", async () => {
+  await using t = await setUp();
+  const body = JSON.stringify({ tool: "write", args: { file_path: "pwned.txt", content: "x" } });
+  const attempts: [string, RequestInit][] = [
+    ["/api/definitions", {}],
+    ["/api/tree", {}],
+    ["/api/execute", { method: "POST", headers: { "content-type": "application/json" }, body }],
+    ["/api/execute", {
+      method: "POST",
+      headers: { "content-type": "application/json", authorization: "Bearer wrong" },
+      body,
+    }],
+    ["/api/execute", {
+      method: "POST",
+      headers: { "content-type": "application/json", authorization: TOKEN },
+      body,
+    }],
+    ["/api/reset", {
+      method: "POST",
+      headers: { "content-type": "application/json", authorization: `Bearer ${TOKEN}x` },
+      body: "{}",
+    }],
+  ];
+  for (const [path, init] of attempts) {
+    const response = await t.raw.request(path, init);
+    assertEquals(response.status, 401, `${path} ${JSON.stringify(init.headers)}`);
+    assertEquals(await response.json(), { error: "missing or wrong token" });
+  }
+  await assertRejectsNotFound(join(t.workspace.root, "pwned.txt"));
+  const allowed = await post(t.app, "/api/execute", JSON.parse(body));
+  assertEquals(allowed.status, 200);
+  const open = createApp({ workspace: t.workspace, token: null });
+  assertEquals((await open.request("/api/definitions")).status, 200);
+});
+
+async function assertRejectsNotFound(path: string): Promise<void> {
+  const found = await Deno.lstat(path).then(() => true, () => false);
+  assertEquals(found, false, `${path} exists`);
+}
+
+Deno.test("C14.2: a request body over 1 MiB gets 413 and is not run", async () => {
+  await using t = await setUp();
+  const content = "x".repeat(MAX_BODY_BYTES);
+  const response = await post(t.app, "/api/execute", {
+    tool: "write",
+    args: { file_path: "huge.txt", content },
+  });
+  assertEquals(response.status, 413);
+  assertMatch((await response.json()).error, /over 1048576 bytes/);
+  await assertRejectsNotFound(join(t.workspace.root, "huge.txt"));
+  // Streamed without a length, too.
+  const streamed = await t.app.request("/api/execute", {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: new Blob([`{"tool":"list","args":{},"x":"${"y".repeat(MAX_BODY_BYTES)}"}`]).stream(),
+  });
+  assertEquals(streamed.status, 413);
+  const justUnder = await post(t.app, "/api/execute", {
+    tool: "write",
+    args: { file_path: "big.txt", content: "x".repeat(MAX_BODY_BYTES - 200) },
+  });
+  assertEquals(justUnder.status, 200);
+});
+
+Deno.test("C14.2: config values past their bound get 400 naming the key and the bound", async () => {
+  await using t = await setUp();
+  for (const [key, bound] of Object.entries(CONFIG_BOUNDS)) {
+    const defaults = (await (await t.app.request("/api/definitions")).json()).defaults;
+    if (!(key in defaults)) continue; // a key this library version does not have yet
+    const over = await post(t.app, "/api/execute", {
+      tool: "list",
+      args: {},
+      config: { [key]: bound + 1 },
+    });
+    assertEquals(over.status, 400, key);
+    assertEquals(
+      (await over.json()).error,
+      `config "${key}" may be at most ${bound} in the playground: got ${bound + 1}`,
+    );
+    const at = await post(t.app, "/api/execute", {
+      tool: "list",
+      args: {},
+      config: { [key]: bound },
+    });
+    assertEquals(at.status, 200, key);
+  }
+  const query = encodeURIComponent(JSON.stringify({ listMaxEntries: 1e9 }));
+  const viaQuery = await t.app.request(`/api/prompt-cost?config=${query}`);
+  assertEquals(viaQuery.status, 400);
+  assertMatch((await viaQuery.json()).error, /"listMaxEntries" may be at most 10000/);
+});
+
+Deno.test("C14.3: --root / is refused; the home directory or a parent of it is accepted with a warning", async () => {
+  await assertRejectsMessage(() => openDirectoryWorkspace("/"), /refusing the file-system root/);
+  const parent = await Deno.realPath(await Deno.makeTempDir());
+  try {
+    const home = join(parent, "home");
+    await Deno.mkdir(home);
+    const atHome = await openDirectoryWorkspace(home, { home });
+    assertMatch(atHome.warning ?? "", /is your home directory .*; writes there are real/);
+    const above = await openDirectoryWorkspace(parent, { home });
+    assertMatch(above.warning ?? "", /holds your home directory .*; writes there are real/);
+    const inside = join(home, "project");
+    await Deno.mkdir(inside);
+    assertEquals((await openDirectoryWorkspace(inside, { home })).warning, undefined);
+    const sibling = join(parent, "home2");
+    await Deno.mkdir(sibling);
+    assertEquals((await openDirectoryWorkspace(sibling, { home })).warning, undefined);
+  } finally {
+    await Deno.remove(parent, { recursive: true });
+  }
+});
+
+async function assertRejectsMessage(fn: () => Promise<unknown>, message: RegExp): Promise<void> {
+  try {
+    await fn();
+  } catch (error) {
+    assertMatch((error as Error).message, message);
+    return;
+  }
+  assert(false, `expected a rejection matching ${message}`);
+}
+
+Deno.test("playground tree never lists a directory swapped for a link out of the workspace", async () => {
+  await using t = await setUp();
+  const outside = await Deno.realPath(await Deno.makeTempDir());
+  const flip = join(t.workspace.root, "flip");
+  const real = join(t.workspace.root, "flip-real");
+  const link = join(t.workspace.root, "flip-link");
+  try {
+    await Deno.writeTextFile(join(outside, "OUTSIDE-SECRET.txt"), "secret\n");
+    await Deno.mkdir(real);
+    await Deno.writeTextFile(join(real, "inside.txt"), "ok\n");
+    await Deno.symlink(outside, link);
+    await Deno.rename(real, flip);
+    let stop = false;
+    let swaps = 0;
+    // Swap flip between the real directory and the link on every turn of the event loop.
+    const swapper = (async () => {
+      while (!stop) {
+        if (swaps % 2 === 0) {
+          Deno.renameSync(flip, real);
+          Deno.renameSync(link, flip);
+        } else {
+          Deno.renameSync(flip, link);
+          Deno.renameSync(real, flip);
+        }
+        swaps++;
+        await new Promise((resolve) => setTimeout(resolve, 0));
+      }
+    })();
+    const seen: string[] = [];
+    for (let i = 0; i < 60; i++) {
+      const response = await t.app.request("/api/tree");
+      assertEquals(response.status, 200);
+      const text = await response.text();
+      if (text.includes("OUTSIDE-SECRET")) seen.push(text);
+    }
+    stop = true;
+    await swapper;
+    assert(swaps > 10, `only ${swaps} swaps`);
+    assertEquals(seen.length, 0, "the tree listed a name from outside the workspace");
+  } finally {
+    await Deno.remove(outside, { recursive: true });
+  }
+});
+
+const UNPRIVILEGED_SKIP = (() => {
+  if (Deno.permissions.querySync({ name: "run" }).state !== "granted") return "needs --allow-run";
+  if (Deno.uid?.() !== 0) return "needs root, to run the tree as nobody";
+  try {
+    Deno.statSync("/usr/bin/setpriv");
+  } catch {
+    return "needs /usr/bin/setpriv";
+  }
+  return undefined;
+})();
+
+Deno.test({
+  name: `playground tree shows an unreadable directory as an error entry, not a 500${
+    UNPRIVILEGED_SKIP ? ` [skipped: ${UNPRIVILEGED_SKIP}]` : ""
+  }`,
+  ignore: UNPRIVILEGED_SKIP !== undefined,
+  async fn() {
+    const root = await Deno.realPath(await Deno.makeTempDir());
+    const denoDir = await Deno.makeTempDir();
+    try {
+      await Deno.chmod(root, 0o755);
+      await Deno.chmod(denoDir, 0o777);
+      await Deno.mkdir(join(root, "locked"));
+      await Deno.writeTextFile(join(root, "locked", "x.txt"), "x\n");
+      await Deno.chmod(join(root, "locked"), 0o000);
+      await Deno.mkdir(join(root, "open"), { mode: 0o755 });
+      await Deno.writeTextFile(join(root, "open", "y.txt"), "y\n");
+      // The tree, built as nobody (for whom locked/ is unreadable) through the provider.
+      const modUrl = new URL("../mod.ts", import.meta.url).href;
+      const treeUrl = new URL("../playground/server/tree.ts", import.meta.url).href;
+      const script = `
+        const { LocalFileSystem } = await import(${JSON.stringify(modUrl)});
+        const { buildTree } = await import(${JSON.stringify(treeUrl)});
+        const fs = new LocalFileSystem({ roots: [${JSON.stringify(root)}] });
+        console.log(JSON.stringify(await buildTree(fs, ${JSON.stringify(root)})));
+      `;
+      const output = await new Deno.Command("/usr/bin/setpriv", {
+        args: [
+          "--reuid=nobody",
+          "--regid=nogroup",
+          "--clear-groups",
+          Deno.execPath(),
+          "eval",
+          "--no-prompt",
+          "--no-config",
+          "--allow-read",
+          script,
+        ],
+        env: { DENO_DIR: denoDir, HOME: denoDir, NO_COLOR: "1" },
+        stdout: "piped",
+        stderr: "piped",
+      }).output();
+      const stderr = new TextDecoder().decode(output.stderr);
+      assert(output.success, stderr);
+      const tree = JSON.parse(new TextDecoder().decode(output.stdout)) as TreeNode;
+      const locked = tree.children?.find((c) => c.name === "locked");
+      const open = tree.children?.find((c) => c.name === "open");
+      assertMatch(locked?.error ?? "", /PERMISSION/, JSON.stringify(locked));
+      assertEquals(locked?.children, undefined);
+      assertEquals(open?.children?.map((c) => c.name), ["y.txt"]);
+    } finally {
+      await Deno.chmod(join(root, "locked"), 0o755).catch(() => {});
+      await Deno.remove(root, { recursive: true });
+      await Deno.remove(denoDir, { recursive: true });
+    }
+  },
 });

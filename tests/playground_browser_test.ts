@@ -8,14 +8,16 @@
 import { deepStrictEqual as assertEquals, ok as assert } from "node:assert/strict";
 import { fileURLToPath } from "node:url";
 import { join } from "node:path";
-import { createFsTools, LocalFileSystem } from "../mod.ts";
+import { createFsTools, LocalFileSystem, systemPrompt } from "../mod.ts";
+import { toAnthropicTools, toOpenAITools } from "../formats.ts";
 import { FIXTURES_DIR } from "../playground/server/workspace.ts";
 
 const CHROMIUM = "/usr/bin/chromium";
 const REPO = fileURLToPath(new URL("../", import.meta.url));
 const MAIN = join(REPO, "playground", "server", "main.ts");
-const SCREENSHOT = join(REPO, "test_output", "playground.png");
-const NAME = "playground in Chromium: read in A, list in B, both with exact text and tokens";
+const OUTPUT = join(REPO, "test_output");
+const NAME =
+  "C14.1 playground in Chromium: token adopted; read in A, list in B; line diff; tokenizers; system prompt; shared link re-runs both calls";
 
 function skipReason(): string | undefined {
   const missing = [
@@ -62,7 +64,9 @@ async function startServer(): Promise<{ url: string; stop: () => Promise<void> }
   async function drain(stream: ReadableStream<Uint8Array>): Promise<void> {
     for await (const text of stream.pipeThrough(new TextDecoderStream())) {
       log += text;
-      const found = /toolfs playground: (http:\/\/127\.0\.0\.1:\d+\/)/.exec(log);
+      const found = /toolfs playground: (http:\/\/127\.0\.0\.1:\d+\/\?token=[A-Za-z0-9_-]+)/.exec(
+        log,
+      );
       if (found) resolveUrl(found[1]);
     }
   }
@@ -95,10 +99,14 @@ async function startServer(): Promise<{ url: string; stop: () => Promise<void> }
   }
 }
 
+function library() {
+  const fs = new LocalFileSystem({ roots: [{ path: FIXTURES_DIR, write: false }] });
+  return createFsTools({ fs });
+}
+
 /** What the library itself answers on the committed fixtures (read-only). */
 async function expected(tool: string, args: Record<string, unknown>): Promise<string> {
-  const fs = new LocalFileSystem({ roots: [{ path: FIXTURES_DIR, write: false }] });
-  return (await createFsTools({ fs }).execute(tool, args)).content;
+  return (await library().execute(tool, args)).content;
 }
 
 Deno.test({
@@ -127,9 +135,21 @@ Deno.test({
     });
     const errors: string[] = [];
     try {
+      // A loaded machine (two cores, several test runs) can take long to load a vocabulary.
+      browser.setDefaultTimeout(90_000);
       const page = await browser.newPage();
       page.on("pageerror", (error) => errors.push(error.message));
+      await Deno.mkdir(OUTPUT, { recursive: true });
+
+      // Without the token the API refuses and the page says how to get in (C14.1).
+      const origin = new URL(server.url).origin;
+      await page.goto(`${origin}/`);
+      await page.getByText("missing or wrong token").waitFor();
+
+      // With it: the token leaves the address bar and stays for the tab.
       await page.goto(server.url);
+      await page.getByTestId("tool-read").waitFor();
+      assert(!page.url().includes("token="), page.url());
 
       // Pane A: read a fixture with the form and the Run button.
       await page.getByTestId("tool-read").click();
@@ -165,10 +185,110 @@ Deno.test({
       assertEquals(await a.getByTestId("output").textContent(), readText);
       const diff = await page.getByTestId("token-diff").textContent();
       assert(diff?.includes("deepseek_v3") && diff.includes("o200k"), diff ?? "");
+      await page.screenshot({ path: join(OUTPUT, "playground.png") });
 
-      await Deno.mkdir(join(REPO, "test_output"), { recursive: true });
-      await page.screenshot({ path: SCREENSHOT });
+      // Line diff: the same read with a smaller limit in B.
+      await page.getByTestId("tool-read").click();
+      await page.getByTestId("arg-file_path").fill("notes/crlf.txt");
+      await page.getByTestId("arg-limit").fill("3");
+      await page.getByTestId("run-b").click();
+      await b.locator(".pane-title", { hasText: "Read notes/crlf.txt" }).waitFor();
+      await page.getByTestId("toggle-diff").check();
+      const lineDiff = page.getByTestId("line-diff");
+      await lineDiff.waitFor();
+      const removed = Number((await lineDiff.getByTestId("diff-removed").textContent())?.slice(1));
+      const added = Number((await lineDiff.getByTestId("diff-added").textContent())?.slice(1));
+      assert(removed >= 3 && added >= 1, `-${removed} +${added}`);
+      const deleted = await lineDiff.locator('[data-kind="del"]').allTextContents();
+      assert(deleted.some((line) => line.includes("4: ")), JSON.stringify(deleted));
+      await page.screenshot({ path: join(OUTPUT, "playground-diff.png") });
+
+      // Tokenizers: add Llama 3, Qwen 3 and Gemma 3 (loaded on first use).
+      await page.getByTestId("tokenizers").locator("summary").click();
+      for (const name of ["llama3", "qwen3", "gemma3"]) {
+        await page.getByTestId(`tokenizer-${name}`).check();
+      }
+      await page.getByTestId("tokenizers").locator("summary").click();
+      await page.getByTestId("arg-limit").fill(""); // A: the whole file again
+      await page.getByTestId("run-a").click();
+      for (const name of ["llama3", "qwen3", "gemma3"]) {
+        const count = await a.getByTestId(`tokens-${name}`).textContent({ timeout: 120_000 });
+        assert(Number(count) > 0, `${name}: ${count}`);
+      }
+      await page.screenshot({ path: join(OUTPUT, "playground-tokenizers.png") });
+
+      // System prompt view: the exact prompt and wire formats, with tokens per tokenizer.
+      await page.getByTestId("view-system-prompt").click();
+      const definitions = library().definitions;
+      const promptText = page.getByTestId("system-prompt-text");
+      await promptText.waitFor();
+      assertEquals(await promptText.textContent(), systemPrompt(definitions));
+      assertEquals(
+        await page.getByTestId("wire-text").textContent(),
+        JSON.stringify(toOpenAITools(definitions)),
+      );
+      await page.getByTestId("format-anthropic").click();
+      assertEquals(
+        await page.getByTestId("wire-text").textContent(),
+        JSON.stringify(toAnthropicTools(definitions)),
+      );
+      const chips = await page.getByTestId("system-prompt-tokens").textContent();
+      for (const label of ["DeepSeek V3", "Llama 3", "Qwen 3", "Gemma 3"]) {
+        assert(chips?.includes(label), chips ?? "");
+      }
+      await browser.grantPermissions(["clipboard-read", "clipboard-write"], { origin });
+      await page.getByTestId("copy-system-prompt").click();
+      await page.getByTestId("copy-system-prompt").getByText("Copied").waitFor();
+      assertEquals(
+        await page.evaluate("navigator.clipboard.readText()"),
+        systemPrompt(definitions),
+      );
+      await page.screenshot({ path: join(OUTPUT, "playground-system-prompt.png"), fullPage: true });
+      await page.getByTestId("view-prompt-cost").click();
+      await page.getByTestId("prompt-cost-table").waitFor();
+      await page.screenshot({ path: join(OUTPUT, "playground-prompt-cost.png") });
+      await page.getByTestId("view-calls").click();
+      // The address follows the state once the page has rendered the change.
+      await page.waitForFunction(() => {
+        const base64 = location.hash.slice(3).replaceAll("-", "+").replaceAll("_", "/");
+        return JSON.parse(atob(base64)).view === "calls";
+      });
+
+      // The address holds both calls: reloading re-runs them, and so does the link in a new
+      // tab (given the token, which the link itself never carries).
+      const shared = page.url();
+      assert(shared.includes("#s=") && !shared.includes("token="), shared);
+      const aText = await a.getByTestId("output").textContent();
+      const bText = await b.getByTestId("output").textContent();
+      assert(aText !== bText);
+      await page.reload();
+      await a.getByTestId("output").waitFor();
+      await b.getByTestId("output").waitFor();
+      assertEquals(await a.getByTestId("output").textContent(), aText);
+      assertEquals(await b.getByTestId("output").textContent(), bText);
+      assert(await page.getByTestId("toggle-diff").isChecked());
+      const other = await browser.newPage();
+      other.on("pageerror", (error) => errors.push(error.message));
+      const hash = new URL(shared).hash;
+      await other.goto(`${server.url}${hash}`);
+      await other.getByTestId("pane-b").getByTestId("output").waitFor();
+      assertEquals(await other.getByTestId("pane-a").getByTestId("output").textContent(), aText);
+      assertEquals(await other.getByTestId("pane-b").getByTestId("output").textContent(), bText);
+      assertEquals(await other.getByTestId("arg-file_path").inputValue(), "notes/crlf.txt");
+      assertEquals(
+        await other.getByTestId("line-diff").getByTestId("diff-removed").textContent(),
+        await lineDiff.getByTestId("diff-removed").textContent(),
+      );
+      assert(!other.url().includes("token="), other.url());
+      await other.screenshot({ path: join(OUTPUT, "playground-shared-link.png") });
       assertEquals(errors, []);
+    } catch (error) {
+      // What the page showed when a step failed, for the failure report.
+      for (const [i, page] of browser.pages().entries()) {
+        await page.screenshot({ path: join(OUTPUT, `playground-failure-${i}.png`) })
+          .catch(() => {});
+      }
+      throw error;
     } finally {
       await browser.close();
       await server.stop();

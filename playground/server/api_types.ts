@@ -5,19 +5,11 @@
  * @module
  */
 
-/** The five caps (CONTRACT C2), as the API carries them. */
-export interface ToolsConfig {
-  /** Entries one `list` renders. */
-  listMaxEntries: number;
-  /** Default and maximum lines of one `read`. */
-  readLimit: number;
-  /** Characters kept per line. */
-  readMaxLineLength: number;
-  /** UTF-8 byte cap on one `read`'s rendered lines. */
-  readMaxBytes: number;
-  /** Files this size or larger are streamed. */
-  readStreamMinSize: number;
-}
+/**
+ * Config values (CONTRACT C2), as the API carries them: whatever keys the library's
+ * `DEFAULT_CONFIG` has, so a new key reaches the UI without a change here.
+ */
+export type ToolsConfig = Record<string, number>;
 
 /** A tool definition as the model gets it. */
 export interface ToolDefinition {
@@ -36,11 +28,19 @@ export interface ToolDefinition {
   guidance: string;
 }
 
-/** The tokenizers counted, in display order. */
-export type TokenizerName = "deepseek_v3" | "o200k";
+/** A tokenizer's name (`deepseek_v3`, `o200k`, `llama3`, `qwen3`, `gemma3`). */
+export type TokenizerName = string;
 
-/** A token count per tokenizer. */
+/** A token count per tokenizer counted. */
 export type TokenCounts = Record<TokenizerName, number>;
+
+/** A tokenizer the server offers. */
+export interface TokenizerInfo {
+  /** Its name in requests. */
+  name: TokenizerName;
+  /** A human label. */
+  label: string;
+}
 
 /** The ACP `tool_call` fields of a call (CONTRACT C8). */
 export interface Presentation {
@@ -84,14 +84,18 @@ export interface WorkspaceInfo {
 
 /** The response of `GET /api/definitions`. */
 export interface DefinitionsResponse {
-  /** The four tools. */
+  /** The tools, as `tools.definitions` lists them. */
   tools: ToolDefinition[];
   /** The config they were built with. */
   config: ToolsConfig;
   /** The library defaults. */
   defaults: ToolsConfig;
-  /** Tokenizer names, in display order. */
-  tokenizers: TokenizerName[];
+  /** The tokenizers offered, in display order. */
+  tokenizers: TokenizerInfo[];
+  /** The tokenizers counted when a request names none. */
+  defaultTokenizers: TokenizerName[];
+  /** The largest value a request may set per config key (CONTRACT C14.2). */
+  bounds: ToolsConfig;
   /** What the tools run in. */
   workspace: WorkspaceInfo;
 }
@@ -108,6 +112,8 @@ export interface ExecuteRequest {
   session?: string;
   /** Whether the read-before-write gate applies; default `true`. */
   policy?: boolean;
+  /** The tokenizers to count with; the default ones when absent. */
+  tokenizers?: TokenizerName[];
 }
 
 /** The response of `POST /api/execute`. */
@@ -140,30 +146,51 @@ export interface ExecuteResponse {
   session: SessionInfo;
 }
 
-/** One tool's fixed cost in a prompt. */
+/** The wire formats the tools can be sent in. */
+export type WireFormat = "openai-chat" | "openai-responses-strict" | "anthropic" | "mcp";
+
+/** One tool's fixed cost with one tokenizer (`src/present/prompt_cost.ts`). */
 export interface ToolPromptCost {
   /** The tool name. */
-  name: string;
-  /** The one-line description. */
-  description: string;
-  /** The JSON schema. */
-  inputSchema: ToolDefinition["inputSchema"];
-  /** The system-prompt section. */
-  guidance: string;
-  /** The definition as a function-calling request carries it (JSON). */
-  definition: string;
-  /** Tokens of `definition` and of `guidance`, per tokenizer. */
-  tokens: { definition: TokenCounts; guidance: TokenCounts; total: TokenCounts };
+  tool: string;
+  /** Tokens of the name. */
+  name: number;
+  /** Tokens of the description. */
+  description: number;
+  /** Tokens of the compact JSON schema. */
+  schema: number;
+  /** Tokens of the guidance. */
+  guidance: number;
+  /** Their sum. */
+  total: number;
+}
+
+/** The prompt cost with one tokenizer. */
+export interface PromptCost {
+  /** Per tool. */
+  tools: ToolPromptCost[];
+  /** The sum of the tools' totals. */
+  total: number;
+  /** The assembled system prompt. */
+  systemPrompt: number;
+  /** The tools array per wire format (compact JSON). */
+  wire: Record<WireFormat, number>;
 }
 
 /** The response of `GET /api/prompt-cost`. */
 export interface PromptCostResponse {
   /** The config the definitions were built with. */
   config: ToolsConfig;
-  /** Per tool. */
-  tools: ToolPromptCost[];
-  /** All four. */
-  total: TokenCounts;
+  /** The tools' definitions. */
+  tools: ToolDefinition[];
+  /** The assembled system prompt, exactly. */
+  systemPrompt: string;
+  /** The tools array per wire format, exactly as sent (compact JSON). */
+  wire: Record<WireFormat, string>;
+  /** The wire formats in display order, with labels. */
+  formats: { format: WireFormat; label: string }[];
+  /** The counts per tokenizer. */
+  costs: Record<TokenizerName, PromptCost>;
 }
 
 /** One entry of the workspace tree; `path` is workspace-relative with `/` separators. */
@@ -180,6 +207,10 @@ export interface TreeNode {
   children?: TreeNode[];
   /** How many entries the directory holds in all. */
   total?: number;
+  /** A symlink whose target lies outside every root: shown, never followed. */
+  outside?: boolean;
+  /** Why this entry could not be read (the rest of the tree still shows). */
+  error?: string;
 }
 
 /** The response of `GET /api/tree`. */

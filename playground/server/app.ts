@@ -7,7 +7,8 @@
 
 import { Hono } from "hono";
 import type { Context } from "hono";
-import { extname, join, normalize } from "node:path";
+import { bodyLimit } from "hono/body-limit";
+import { serveStatic } from "hono/deno";
 import {
   createFsTools,
   DEFAULT_CONFIG,
@@ -18,21 +19,31 @@ import {
   type FsToolsConfig,
   LocalFileSystem,
   ReadBeforeWritePolicy,
-  resolveConfig,
 } from "../../mod.ts";
+import { resolveConfig } from "../../src/config.ts";
+import { promptCost, promptTexts, WIRE_FORMATS } from "../../src/present/prompt_cost.ts";
+import {
+  countTokens,
+  DEFAULT_TOKENIZERS,
+  isTokenizerName,
+  loadTokenizer,
+  TOKENIZER_LABELS,
+  type TokenizerName,
+  TOKENIZERS,
+} from "../../tokenizers/mod.ts";
 import type {
   DefinitionsResponse,
   ExecuteRequest,
   ExecuteResponse,
+  PromptCost,
   PromptCostResponse,
   ResetResponse,
   SessionFile,
   SessionInfo,
-  TokenCounts,
-  ToolPromptCost,
+  ToolsConfig,
   TreeResponse,
+  WireFormat,
 } from "./api_types.ts";
-import { countTokens, TOKENIZERS } from "./tokens.ts";
 import { buildTree } from "./tree.ts";
 import { type PlaygroundWorkspace, workspacePath } from "./workspace.ts";
 
@@ -40,6 +51,11 @@ import { type PlaygroundWorkspace, workspacePath } from "./workspace.ts";
 export interface PlaygroundAppOptions {
   /** The workspace the tools run in. */
   workspace: PlaygroundWorkspace;
+  /**
+   * The token every `/api/*` request must carry as `Authorization: Bearer <token>` (CONTRACT
+   * C14.1); `null` turns the check off (`--no-token`, for tests).
+   */
+  token: string | null;
   /** The built UI (`playground/dist/`); without it, `/` explains how to build it. */
   distDir?: string;
   /**
@@ -57,19 +73,37 @@ interface Session {
 
 class BadRequest extends Error {}
 
-const EXECUTE_FIELDS = ["tool", "args", "config", "session", "policy"];
+const EXECUTE_FIELDS = ["tool", "args", "config", "session", "policy", "tokenizers"];
 const SESSION_ID = /^[A-Za-z0-9_.-]{1,64}$/;
 const LOOPBACK = new Set(["127.0.0.1", "localhost", "[::1]"]);
-const CONTENT_TYPES: Record<string, string> = {
-  ".html": "text/html; charset=utf-8",
-  ".js": "text/javascript; charset=utf-8",
-  ".css": "text/css; charset=utf-8",
-  ".svg": "image/svg+xml",
-  ".png": "image/png",
-  ".ico": "image/x-icon",
-  ".json": "application/json",
-  ".map": "application/json",
-  ".woff2": "font/woff2",
+
+/** The largest request body the API reads (CONTRACT C14.2). */
+export const MAX_BODY_BYTES = 1024 * 1024;
+
+/**
+ * The largest value a request may set per config key (CONTRACT C14.2), so one request cannot
+ * make the server render gigabytes. A key the library adds later gets {@linkcode DEFAULT_BOUND}
+ * until it is listed here. The playground README lists these.
+ */
+export const CONFIG_BOUNDS: Readonly<Record<string, number>> = Object.freeze({
+  listMaxEntries: 10_000,
+  readLimit: 100_000,
+  readMaxLineLength: 100_000,
+  readMaxBytes: 10 * 1024 * 1024,
+  readStreamMinSize: 1024 * 1024 * 1024,
+  globMaxFiles: 10_000,
+  grepMaxMatches: 10_000,
+  editSnippet: 1_000,
+});
+
+/** The bound of a config key not in {@linkcode CONFIG_BOUNDS}. */
+export const DEFAULT_BOUND = 100_000;
+
+const WIRE_LABELS: Record<WireFormat, string> = {
+  "openai-chat": "OpenAI Chat Completions (toOpenAITools)",
+  "openai-responses-strict": "OpenAI Responses, strict (toOpenAIResponsesTools)",
+  "anthropic": "Anthropic Messages (toAnthropicTools)",
+  "mcp": "MCP tools/list (toMcpTools)",
 };
 
 /**
@@ -95,7 +129,7 @@ const CONTENT_TYPES: Record<string, string> = {
  * ```
  */
 export function createApp(options: PlaygroundAppOptions): Hono {
-  const { workspace, distDir } = options;
+  const { workspace, distDir, token } = options;
   const maxSessions = options.maxSessions ?? 100;
   const fs = new LocalFileSystem({ roots: workspace.roots });
   let policy = new ReadBeforeWritePolicy();
@@ -152,6 +186,7 @@ export function createApp(options: PlaygroundAppOptions): Hono {
 
   // A page on another site must not drive the tools: only loopback hosts and origins, and POSTs
   // only as JSON (which a cross-origin page cannot send without a preflight we never answer).
+  // Another local user or process must not either: every call carries the start-up token.
   app.use("/api/*", async (c, next) => {
     const host = new URL(c.req.url).hostname;
     const origin = c.req.header("origin");
@@ -161,11 +196,23 @@ export function createApp(options: PlaygroundAppOptions): Hono {
     if (origin !== undefined && !LOOPBACK.has(originHostname(origin))) {
       return c.json({ error: `origin "${origin}" is not allowed` }, 403);
     }
+    if (token !== null && !sameToken(c.req.header("authorization"), token)) {
+      return c.json({ error: "missing or wrong token" }, 401);
+    }
     if (c.req.method === "POST" && !isJson(c.req.header("content-type"))) {
       return c.json({ error: "send the request body as application/json" }, 415);
     }
     await next();
   });
+
+  app.use(
+    "/api/*",
+    bodyLimit({
+      maxSize: MAX_BODY_BYTES,
+      onError: (c) =>
+        c.json({ error: `request body over ${MAX_BODY_BYTES} bytes (1 MiB): not read` }, 413),
+    }),
+  );
 
   app.get("/api/definitions", (c) => {
     const config = resolveConfigOrThrow(configFromQuery(c.req.query("config")));
@@ -174,7 +221,9 @@ export function createApp(options: PlaygroundAppOptions): Hono {
       tools: tools.definitions.map((d) => ({ ...d })),
       config: { ...config },
       defaults: { ...DEFAULT_CONFIG },
-      tokenizers: [...TOKENIZERS],
+      tokenizers: TOKENIZERS.map((name) => ({ name, label: TOKENIZER_LABELS[name] })),
+      defaultTokenizers: [...DEFAULT_TOKENIZERS],
+      bounds: boundsOf(DEFAULT_CONFIG),
       workspace: {
         kind: workspace.kind,
         root: workspace.root,
@@ -204,7 +253,10 @@ export function createApp(options: PlaygroundAppOptions): Hono {
       ...(result.error ? { error: result.error } : {}),
       ...(result.value !== undefined ? { value: result.value } : {}),
       presentation,
-      tokens: countTokens(result.content),
+      tokens: await countTokens(
+        result.content,
+        (request.tokenizers as TokenizerName[] | undefined) ?? DEFAULT_TOKENIZERS,
+      ),
       ...measure(result.content),
       ms,
       config: { ...config },
@@ -214,33 +266,20 @@ export function createApp(options: PlaygroundAppOptions): Hono {
     return c.json(response);
   });
 
-  app.get("/api/prompt-cost", (c) => {
+  app.get("/api/prompt-cost", async (c) => {
     const config = resolveConfigOrThrow(configFromQuery(c.req.query("config")));
-    const tools = toolsFor(config, true).definitions.map((d): ToolPromptCost => {
-      const definition = JSON.stringify({
-        name: d.name,
-        description: d.description,
-        parameters: d.inputSchema,
-      });
-      const definitionTokens = countTokens(definition);
-      const guidanceTokens = countTokens(d.guidance);
-      return {
-        name: d.name,
-        description: d.description,
-        inputSchema: d.inputSchema,
-        guidance: d.guidance,
-        definition,
-        tokens: {
-          definition: definitionTokens,
-          guidance: guidanceTokens,
-          total: sum([definitionTokens, guidanceTokens]),
-        },
-      };
-    });
+    const names = tokenizersFromQuery(c.req.query("tokenizers"));
+    const definitions = toolsFor(config, true).definitions;
+    const texts = promptTexts(definitions);
+    const costs: Record<string, PromptCost> = {};
+    for (const name of names) costs[name] = promptCost(texts, await loadTokenizer(name));
     const response: PromptCostResponse = {
       config: { ...config },
-      tools,
-      total: sum(tools.map((t) => t.tokens.total)),
+      tools: definitions.map((d) => ({ ...d })),
+      systemPrompt: texts.systemPrompt,
+      wire: texts.wire,
+      formats: WIRE_FORMATS.map((format) => ({ format, label: WIRE_LABELS[format] })),
+      costs,
     };
     return c.json(response);
   });
@@ -249,7 +288,7 @@ export function createApp(options: PlaygroundAppOptions): Hono {
     const response: TreeResponse = {
       root: workspace.root,
       kind: workspace.kind,
-      tree: await buildTree(workspace.root),
+      tree: await buildTree(fs, workspace.root),
     };
     return c.json(response);
   });
@@ -278,23 +317,27 @@ export function createApp(options: PlaygroundAppOptions): Hono {
     (c) => c.json({ error: `no such endpoint: ${c.req.method} ${c.req.path}` }, 404),
   );
 
-  app.get("*", async (c) => {
-    if (!distDir) return uiMissing(c);
-    const requested = normalize(decodeURIComponent(c.req.path)).replace(/^[/\\]+/, "");
-    const isAsset = requested !== "" && !requested.startsWith("..") && extname(requested) !== "";
-    const file = isAsset ? join(distDir, requested) : join(distDir, "index.html");
-    try {
-      const bytes = await Deno.readFile(file);
-      return c.body(bytes, 200, {
-        "content-type": CONTENT_TYPES[extname(file)] ?? "application/octet-stream",
-        "cache-control": requested.startsWith("assets/")
-          ? "public, max-age=31536000, immutable"
-          : "no-cache",
-      });
-    } catch (error) {
-      if (!(error instanceof Deno.errors.NotFound)) throw error;
-      return isAsset ? c.text("not found", 404) : uiMissing(c);
+  if (distDir) {
+    app.use("*", async (c, next) => {
+      await next();
+      const immutable = c.req.path.startsWith("/assets/") && c.res.status === 200;
+      c.res.headers.set(
+        "cache-control",
+        immutable ? "public, max-age=31536000, immutable" : "no-cache",
+      );
+    });
+    app.get("*", serveStatic({ root: distDir }));
+    app.get("*", async (c, next) => {
+      // Not a file: a page path gets the UI (it reads its state from the address).
+      if (/\.[A-Za-z0-9]+$/.test(c.req.path) || c.req.path.includes("%")) return await next();
+      return await serveStatic({ root: distDir, path: "index.html" })(c, next);
+    });
+  }
+  app.get("*", (c) => {
+    if (/\.[A-Za-z0-9]+$/.test(c.req.path) || c.req.path.includes("%")) {
+      return c.text("not found", 404);
     }
+    return uiMissing(c);
   });
 
   return app;
@@ -329,7 +372,7 @@ function parseExecute(body: unknown): ExecuteRequest {
       throw new BadRequest(`unknown field "${key}": expected ${EXECUTE_FIELDS.join(", ")}`);
     }
   }
-  const { tool, args, config, session, policy } = body;
+  const { tool, args, config, session, policy, tokenizers } = body;
   if (typeof tool !== "string" || tool === "") {
     throw new BadRequest(`"tool" must be a non-empty string: got ${JSON.stringify(tool)}`);
   }
@@ -351,7 +394,37 @@ function parseExecute(body: unknown): ExecuteRequest {
     config: (config ?? undefined) as Partial<FsToolsConfig> | undefined,
     session: session as string | undefined,
     policy: policy as boolean | undefined,
+    ...(tokenizers === undefined ? {} : { tokenizers: checkTokenizers(tokenizers) }),
   };
+}
+
+function checkTokenizers(value: unknown): TokenizerName[] {
+  if (!Array.isArray(value) || value.length === 0) {
+    throw new BadRequest(
+      `"tokenizers" must be a non-empty array of ${TOKENIZERS.join(", ")}: got ${
+        JSON.stringify(value)
+      }`,
+    );
+  }
+  for (const name of value) {
+    if (typeof name !== "string" || !isTokenizerName(name)) {
+      throw new BadRequest(
+        `unknown tokenizer ${JSON.stringify(name)}: expected any of ${TOKENIZERS.join(", ")}`,
+      );
+    }
+  }
+  return [...new Set(value as TokenizerName[])];
+}
+
+function tokenizersFromQuery(text: string | undefined): TokenizerName[] {
+  if (text === undefined || text === "") return [...DEFAULT_TOKENIZERS];
+  return checkTokenizers(text.split(","));
+}
+
+function boundsOf(config: Readonly<FsToolsConfig>): ToolsConfig {
+  return Object.fromEntries(
+    Object.keys(config).map((key) => [key, CONFIG_BOUNDS[key] ?? DEFAULT_BOUND]),
+  );
 }
 
 function sessionIdMessage(id: unknown): string {
@@ -375,6 +448,14 @@ function configFromQuery(text: string | undefined): Partial<FsToolsConfig> | und
 function resolveConfigOrThrow(
   config: Partial<FsToolsConfig> | undefined,
 ): Readonly<FsToolsConfig> {
+  for (const [key, value] of Object.entries(config ?? {})) {
+    const bound = CONFIG_BOUNDS[key] ?? DEFAULT_BOUND;
+    if (typeof value === "number" && value > bound) {
+      throw new BadRequest(
+        `config "${key}" may be at most ${bound} in the playground: got ${value}`,
+      );
+    }
+  }
   try {
     return resolveConfig(config ?? {});
   } catch (error) {
@@ -392,18 +473,23 @@ function measure(text: string): { bytes: number; chars: number; lines: number } 
   return { bytes: new TextEncoder().encode(text).length, chars, lines };
 }
 
-function sum(counts: TokenCounts[]): TokenCounts {
-  const total = Object.fromEntries(TOKENIZERS.map((t) => [t, 0])) as TokenCounts;
-  for (const c of counts) for (const t of TOKENIZERS) total[t] += c[t];
-  return total;
-}
-
 function isPlainObject(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
 function isJson(contentType: string | undefined): boolean {
   return /^application\/json\s*(;|$)/i.test(contentType ?? "");
+}
+
+/** Compares the `Authorization` header with `Bearer <token>` in time independent of where they differ. */
+function sameToken(header: string | undefined, token: string): boolean {
+  const expected = `Bearer ${token}`;
+  const given = header ?? "";
+  let differ = given.length ^ expected.length;
+  for (let i = 0; i < expected.length; i++) {
+    differ |= expected.charCodeAt(i) ^ (given.charCodeAt(i) || 0);
+  }
+  return differ === 0;
 }
 
 function originHostname(origin: string): string {

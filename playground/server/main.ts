@@ -8,24 +8,28 @@
  * deno task playground --root ~/code/x # point the tools at your own directory (read-write!)
  * ```
  *
+ * It prints `toolfs playground: http://127.0.0.1:<port>/?token=<token>`: every API call needs
+ * that token (CONTRACT C14.1), so other local users and processes cannot drive the tools.
+ *
  * @module
  */
 
 import { parseArgs } from "node:util";
 import { createApp } from "./app.ts";
 import { DIST_DIR, ensureUiBuilt } from "./build_ui.ts";
-import { warmTokenizers } from "./tokens.ts";
+import { DEFAULT_TOKENIZERS, loadTokenizer } from "../../tokenizers/mod.ts";
 import {
   createFixtureWorkspace,
   openDirectoryWorkspace,
   type PlaygroundWorkspace,
 } from "./workspace.ts";
 
-const USAGE = `Usage: deno task playground [--port <n>] [--root <dir>] [--no-build]
+const USAGE = `Usage: deno task playground [--port <n>] [--root <dir>] [--no-build] [--no-token]
 
   --port <n>    port on 127.0.0.1 (default: $PORT, else 8787; 0 picks a free one)
   --root <dir>  run the tools in <dir> instead of a temporary copy of playground/fixtures/
-  --no-build    serve the existing UI build without checking it is current`;
+  --no-build    serve the existing UI build without checking it is current
+  --no-token    let API calls through without the start-up token (tests only)`;
 
 /** A mistake on the command line: reported with the usage text. */
 class UsageError extends Error {}
@@ -43,6 +47,12 @@ function envPort(): string | undefined {
   return granted === "granted" ? Deno.env.get("PORT") || undefined : undefined;
 }
 
+/** A fresh URL-safe token of 192 random bits (CONTRACT C14.1). */
+function newToken(): string {
+  const bytes = crypto.getRandomValues(new Uint8Array(24));
+  return btoa(String.fromCharCode(...bytes)).replaceAll("+", "-").replaceAll("/", "_");
+}
+
 async function main(): Promise<void> {
   let values;
   try {
@@ -52,6 +62,7 @@ async function main(): Promise<void> {
         port: { type: "string" },
         root: { type: "string" },
         "no-build": { type: "boolean" },
+        "no-token": { type: "boolean" },
         help: { type: "boolean", short: "h" },
       },
     }));
@@ -68,8 +79,14 @@ async function main(): Promise<void> {
   const workspace: PlaygroundWorkspace = values.root
     ? await openDirectoryWorkspace(values.root)
     : await createFixtureWorkspace();
-  warmTokenizers();
-  const app = createApp({ workspace, distDir: DIST_DIR });
+  if (workspace.warning) console.warn(workspace.warning);
+  const token = values["no-token"] ? null : newToken();
+  if (token === null) {
+    console.warn(
+      "warning: --no-token: any local process can run the tools through this server (tests only)",
+    );
+  }
+  const app = createApp({ workspace, distDir: DIST_DIR, token });
 
   const server = Deno.serve({
     hostname: "127.0.0.1",
@@ -79,7 +96,10 @@ async function main(): Promise<void> {
         ? `a fresh copy of playground/fixtures/ at ${workspace.root}`
         : `${workspace.root} (your files: writes are real)`;
       console.log(`Workspace: ${what}`);
-      console.log(`toolfs playground: http://127.0.0.1:${port}/`);
+      const query = token === null ? "" : `?token=${token}`;
+      console.log(`toolfs playground: http://127.0.0.1:${port}/${query}`);
+      // Load the default tokenizers once the server listens, not before (start-up stays short).
+      setTimeout(() => DEFAULT_TOKENIZERS.forEach((name) => loadTokenizer(name)), 0);
     },
   }, app.fetch);
 

@@ -6,7 +6,7 @@
  * @module
  */
 
-import { dirname, join, relative, sep } from "node:path";
+import { dirname, join, parse, relative, sep } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { RootSpec } from "../../mod.ts";
 
@@ -24,6 +24,8 @@ export interface PlaygroundWorkspace {
   readonly root: string;
   /** The roots to give `LocalFileSystem`; the first is `root`. */
   readonly roots: readonly RootSpec[];
+  /** What the user must know before using it (printed at start), if anything. */
+  readonly warning?: string;
   /** Restores the fixtures (a `directory` workspace is left as it is). */
   reset(): Promise<void>;
   /** Deletes a fixture workspace's temporary files. */
@@ -137,14 +139,29 @@ export async function createFixtureWorkspace(
   };
 }
 
+/** Options of {@linkcode openDirectoryWorkspace}. */
+export interface DirectoryWorkspaceOptions {
+  /**
+   * The user's home directory, to warn when the workspace is it or holds it.
+   * @default {the `HOME` (or `USERPROFILE`) variable, when readable}
+   */
+  home?: string;
+}
+
 /**
- * Uses an existing directory as the workspace, read-write, as it is.
+ * Uses an existing directory as the workspace, read-write, as it is (CONTRACT C14.3): the
+ * file-system root is refused; the home directory, or a directory holding it, is accepted with
+ * a warning that writes there are real.
  *
  * @param dir The directory (`--root`).
+ * @param options The home directory to warn about.
  * @returns The workspace; `reset` and `dispose` leave the directory alone.
- * @throws {Error} When `dir` is not a directory.
+ * @throws {Error} When `dir` is not a directory or is a file-system root.
  */
-export async function openDirectoryWorkspace(dir: string): Promise<PlaygroundWorkspace> {
+export async function openDirectoryWorkspace(
+  dir: string,
+  options: DirectoryWorkspaceOptions = {},
+): Promise<PlaygroundWorkspace> {
   const root = await Deno.realPath(dir).catch((error) => {
     throw new Error(
       `--root "${dir}": ${error instanceof Deno.errors.NotFound ? "not found" : error}`,
@@ -153,13 +170,43 @@ export async function openDirectoryWorkspace(dir: string): Promise<PlaygroundWor
   if (!(await Deno.stat(root)).isDirectory) {
     throw new Error(`--root "${dir}": not a directory`);
   }
+  if (parse(root).root === root) {
+    throw new Error(
+      `--root "${dir}": refusing the file-system root; the tools would write with your rights anywhere`,
+    );
+  }
+  const home = options.home ?? homeDirectory();
+  const realHome = home ? await Deno.realPath(home).catch(() => home) : undefined;
+  const holdsHome = realHome !== undefined && isInside(root, realHome);
   return {
     kind: "directory",
     root,
     roots: [root],
+    ...(holdsHome
+      ? {
+        warning: `warning: --root "${dir}" ${
+          root === realHome ? "is" : "holds"
+        } your home directory (${realHome}); writes there are real`,
+      }
+      : {}),
     reset: () => Promise.resolve(),
     dispose: () => Promise.resolve(),
   };
+}
+
+function homeDirectory(): string | undefined {
+  for (const variable of ["HOME", "USERPROFILE"]) {
+    const state = Deno.permissions.querySync({ name: "env", variable }).state;
+    const value = state === "granted" ? Deno.env.get(variable) : undefined;
+    if (value) return value;
+  }
+  return undefined;
+}
+
+/** Whether `path` is `dir` or lies below it. */
+function isInside(dir: string, path: string): boolean {
+  const rel = relative(dir, path);
+  return rel === "" || (rel !== ".." && !rel.startsWith(`..${sep}`) && !parse(rel).root);
 }
 
 /**

@@ -1,56 +1,45 @@
 /**
  * The playground: compose a call, run it into pane A or B, compare what the model would see.
+ * All state lives in one reducer (`state.ts`); the shareable part is mirrored in the address.
  *
  * @module
  */
 
 import type { JSX } from "preact";
-import { useCallback, useEffect, useRef, useState } from "preact/hooks";
+import { useCallback, useEffect, useReducer, useRef } from "preact/hooks";
 import {
-  type DefinitionsResponse,
   execute,
   type ExecuteRequest,
   getDefinitions,
   getTree,
   resetWorkspace,
-  type SessionInfo,
-  type TokenizerName,
-  type ToolsConfig,
+  type TokenizerInfo,
   type TreeNode,
-  type TreeResponse,
 } from "./api.ts";
 import { ArgForm } from "./arg_form.tsx";
 import { ConfigPanel } from "./config_panel.tsx";
+import { LineDiff } from "./line_diff.tsx";
 import { PromptCost } from "./prompt_cost.tsx";
-import { type PaneState, ResultPane } from "./result_pane.tsx";
+import { ResultPane } from "./result_pane.tsx";
 import { SessionPanel } from "./session_panel.tsx";
+import {
+  currentRequest,
+  decodeShare,
+  encodeShare,
+  initialState,
+  type PaneLabel,
+  type PaneState,
+  reducer,
+  type SharedState,
+  type View,
+} from "./state.ts";
+import { SystemPromptView } from "./system_prompt.tsx";
 import { TreeView } from "./tree_view.tsx";
-
-type Args = Record<string, unknown>;
-type PaneLabel = "A" | "B";
-
-const EXAMPLES: Record<string, Args> = {
-  list: {},
-  read: { file_path: "notes/todo.md" },
-  write: {
-    file_path: "notes/new-note.md",
-    content: "# A new note\n\nWritten from the playground.\n",
-  },
-  edit: {
-    file_path: "src/lib/text/greet.ts",
-    old_string: "// TODO: localize",
-    new_string: "// localized in v2",
-  },
-};
 
 const SESSION_KEY = "toolfs-playground-session";
 const IS_MAC = /Mac|iPhone|iPad/.test(navigator.platform);
 const MOD = IS_MAC ? "⌘" : "Ctrl";
 const number = new Intl.NumberFormat("en-US", { signDisplay: "exceptZero" });
-
-function pretty(args: Args): string {
-  return JSON.stringify(args, null, 2);
-}
 
 function newSessionId(): string {
   return `s-${crypto.randomUUID().slice(0, 8)}`;
@@ -64,106 +53,88 @@ function storedSessionId(): string {
   return id;
 }
 
+const VIEWS: { view: View; label: string; testId: string }[] = [
+  { view: "calls", label: "Calls", testId: "view-calls" },
+  { view: "system", label: "System prompt", testId: "view-system-prompt" },
+  { view: "cost", label: "Prompt cost", testId: "view-prompt-cost" },
+];
+
 /**
  * The whole playground page.
  *
  * @returns The app.
  */
 export function App(): JSX.Element {
-  const [defs, setDefs] = useState<DefinitionsResponse | undefined>();
-  const [loadError, setLoadError] = useState<string | undefined>();
-  const [configError, setConfigError] = useState<string | undefined>();
-  const [view, setView] = useState<"calls" | "cost">("calls");
-  const [tool, setTool] = useState("read");
-  const [argsByTool, setArgsByTool] = useState<Record<string, Args>>(EXAMPLES);
-  const [jsonText, setJsonText] = useState(pretty(EXAMPLES.read));
-  const [jsonError, setJsonError] = useState<string | undefined>();
-  const [config, setConfig] = useState<Partial<ToolsConfig>>({});
-  const [policy, setPolicy] = useState(true);
-  const [sessionId, setSessionId] = useState(storedSessionId);
-  const [session, setSession] = useState<SessionInfo | undefined>();
-  const [panes, setPanes] = useState<Partial<Record<PaneLabel, PaneState>>>({});
-  const [running, setRunning] = useState<PaneLabel | undefined>();
-  const [tree, setTree] = useState<TreeResponse | undefined>();
-  const [treeVersion, setTreeVersion] = useState(0);
-  const [showWhitespace, setShowWhitespace] = useState(false);
-  const [wrap, setWrap] = useState(false);
-  const [notice, setNotice] = useState<string | undefined>();
-  const configKey = JSON.stringify(config);
+  const shared = useRef<SharedState | undefined>(decodeShare(location.hash));
+  const [state, dispatch] = useReducer(
+    reducer,
+    undefined,
+    () => initialState(storedSessionId(), shared.current),
+  );
+  const configKey = JSON.stringify(state.config);
 
   useEffect(() => {
-    getDefinitions(config).then(
-      (d) => {
-        setDefs(d);
-        setConfigError(undefined);
-        setLoadError(undefined);
-      },
-      (e: Error) => (defs ? setConfigError(e.message) : setLoadError(e.message)),
+    getDefinitions(state.config).then(
+      (defs) => dispatch({ type: "defs", defs }),
+      (e: Error) => dispatch({ type: "defs-error", message: e.message }),
     );
   }, [configKey]);
 
   const refreshTree = useCallback(() => {
-    getTree().then(setTree, (e: Error) => setNotice(`Could not load the tree: ${e.message}`));
+    getTree().then(
+      (tree) => dispatch({ type: "tree", tree }),
+      (e: Error) => dispatch({ type: "notice", notice: `Could not load the tree: ${e.message}` }),
+    );
   }, []);
 
   useEffect(refreshTree, []);
 
   useEffect(() => {
-    if (!notice) return;
-    const timer = setTimeout(() => setNotice(undefined), 4000);
+    if (!state.notice) return;
+    const timer = setTimeout(() => dispatch({ type: "notice" }), 4000);
     return () => clearTimeout(timer);
-  }, [notice]);
+  }, [state.notice]);
 
-  function selectTool(name: string, args?: Args): void {
-    const next = args ?? argsByTool[name] ?? {};
-    setTool(name);
-    setArgsByTool({ ...argsByTool, [name]: next });
-    setJsonText(pretty(next));
-    setJsonError(undefined);
-  }
-
-  function onFormChange(args: Args): void {
-    setArgsByTool({ ...argsByTool, [tool]: args });
-    setJsonText(pretty(args));
-    setJsonError(undefined);
-  }
-
-  function onJsonInput(text: string): void {
-    setJsonText(text);
-    try {
-      const parsed = JSON.parse(text);
-      if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) {
-        setJsonError("The arguments must be a JSON object.");
-        return;
-      }
-      setArgsByTool({ ...argsByTool, [tool]: parsed });
-      setJsonError(undefined);
-    } catch (e) {
-      setJsonError((e as Error).message);
-    }
-  }
-
-  async function run(target: PaneLabel): Promise<void> {
-    if (jsonError || running) return;
-    const request: ExecuteRequest = {
-      tool,
-      args: argsByTool[tool] ?? {},
-      session: sessionId,
-      ...(Object.keys(config).length ? { config } : {}),
-      ...(policy ? {} : { policy: false }),
-    };
-    setRunning(target);
+  async function runRequest(target: PaneLabel, request: ExecuteRequest): Promise<void> {
+    dispatch({ type: "running", pane: target });
     try {
       const response = await execute(request);
-      setPanes((p) => ({ ...p, [target]: { request, response } }));
-      setSession(response.session);
-      if (!response.isError && (tool === "write" || tool === "edit")) refreshTree();
+      dispatch({ type: "pane", pane: target, state: { request, response } });
+      if (!response.isError && (request.tool === "write" || request.tool === "edit")) {
+        refreshTree();
+      }
     } catch (e) {
-      setPanes((p) => ({ ...p, [target]: { request, error: (e as Error).message } }));
-    } finally {
-      setRunning(undefined);
+      dispatch({ type: "pane", pane: target, state: { request, error: (e as Error).message } });
     }
   }
+
+  function run(target: PaneLabel): void {
+    if (state.jsonError || state.running) return;
+    runRequest(target, currentRequest(state));
+  }
+
+  // A shared link re-runs both panes' calls once the definitions are in, A before B.
+  const replayed = useRef(false);
+  useEffect(() => {
+    if (!state.defs || replayed.current) return;
+    replayed.current = true;
+    const panes = shared.current?.panes ?? {};
+    (async () => {
+      for (const label of ["A", "B"] as const) {
+        const request = panes[label];
+        if (request) await runRequest(label, { ...request, session: state.sessionId });
+      }
+    })();
+  }, [state.defs]);
+
+  // Mirror the shareable state in the address, without adding history entries.
+  const share = encodeShare(state);
+  useEffect(() => {
+    if (!replayed.current) return;
+    const url = new URL(location.href);
+    url.hash = share;
+    history.replaceState(history.state, "", url.href);
+  }, [share]);
 
   const runRef = useRef(run);
   runRef.current = run;
@@ -179,58 +150,59 @@ export function App(): JSX.Element {
   }, []);
 
   function pick(node: TreeNode): void {
-    setView("calls");
+    dispatch({ type: "view", view: "calls" });
     if (node.type === "directory") {
-      selectTool("list", node.path === "." ? {} : { path: node.path });
+      dispatch({ type: "tool", tool: "list", args: node.path === "." ? {} : { path: node.path } });
     } else {
-      selectTool("read", { file_path: node.path });
+      dispatch({ type: "tool", tool: "read", args: { file_path: node.path } });
     }
   }
 
   function freshSession(): void {
     const id = newSessionId();
     sessionStorage.setItem(SESSION_KEY, id);
-    setSessionId(id);
-    setSession(undefined);
-    setNotice(`Fresh session ${id}: nothing has been read in it.`);
+    dispatch({ type: "session-id", id });
+    dispatch({ type: "notice", notice: `Fresh session ${id}: nothing has been read in it.` });
   }
 
   async function reset(): Promise<void> {
     try {
       const { restored } = await resetWorkspace();
-      setSession(undefined);
-      setTreeVersion((v) => v + 1);
+      dispatch({ type: "reset" });
       refreshTree();
-      setNotice(
-        restored
+      dispatch({
+        type: "notice",
+        notice: restored
           ? "Workspace restored from playground/fixtures/; sessions cleared."
           : "Sessions cleared (your directory is left as it is).",
-      );
+      });
     } catch (e) {
-      setNotice(`Reset failed: ${(e as Error).message}`);
+      dispatch({ type: "notice", notice: `Reset failed: ${(e as Error).message}` });
     }
   }
 
-  function loadCall(request: ExecuteRequest): void {
-    setConfig(request.config ?? {});
-    setPolicy(request.policy ?? true);
-    selectTool(request.tool, request.args ?? {});
-    setView("calls");
+  function copyLink(): void {
+    navigator.clipboard?.writeText(location.href).then(
+      () => dispatch({ type: "notice", notice: "Link copied: it re-runs both panes' calls." }),
+      () => dispatch({ type: "notice", notice: "Copy the address bar: it holds both calls." }),
+    );
   }
 
-  if (loadError) {
+  const { defs } = state;
+  if (state.loadError) {
     return (
       <div class="fatal">
         <h1>toolfs playground</h1>
-        <p>The API did not answer: {loadError}</p>
+        <p>The API did not answer: {state.loadError}</p>
       </div>
     );
   }
   if (!defs) return <div class="loading">Loading…</div>;
 
-  const definition = defs.tools.find((t) => t.name === tool);
-  const tokenizers = defs.tokenizers;
+  const definition = defs.tools.find((t) => t.name === state.tool);
+  const tokenizers = state.tokenizers;
   const readOnly = defs.workspace.roots.filter((r) => !r.writable).map((r) => r.path);
+  const blocked = !!state.jsonError || !!state.configError || !!state.running;
 
   return (
     <div class="app">
@@ -239,36 +211,38 @@ export function App(): JSX.Element {
           toolfs <span>playground</span>
         </div>
         <nav class="tabs" role="tablist" aria-label="view">
-          <button
-            type="button"
-            role="tab"
-            aria-selected={view === "calls"}
-            data-testid="view-calls"
-            onClick={() => setView("calls")}
-          >
-            Calls
-          </button>
-          <button
-            type="button"
-            role="tab"
-            aria-selected={view === "cost"}
-            data-testid="view-prompt-cost"
-            onClick={() => setView("cost")}
-          >
-            Prompt cost
-          </button>
+          {VIEWS.map((v) => (
+            <button
+              type="button"
+              role="tab"
+              key={v.view}
+              aria-selected={state.view === v.view}
+              data-testid={v.testId}
+              onClick={() => dispatch({ type: "view", view: v.view })}
+            >
+              {v.label}
+            </button>
+          ))}
         </nav>
+        <TokenizerPicker
+          all={defs.tokenizers}
+          chosen={tokenizers}
+          onChange={(next) => dispatch({ type: "tokenizers", tokenizers: next })}
+        />
         <div class="workspace-info" title={defs.workspace.root}>
           <span class="tag">
             {defs.workspace.kind === "fixtures" ? "fixture workspace" : "your directory"}
           </span>
           <code>{defs.workspace.root}</code>
         </div>
+        <button type="button" class="small" data-testid="copy-link" onClick={copyLink}>
+          Copy link
+        </button>
         <button type="button" class="small" data-testid="reset-workspace" onClick={reset}>
           {defs.workspace.kind === "fixtures" ? "Reset workspace" : "Clear sessions"}
         </button>
       </header>
-      {notice ? <div class="notice" role="status">{notice}</div> : null}
+      {state.notice ? <div class="notice" role="status">{state.notice}</div> : null}
       <div class="body">
         <aside class="sidebar">
           <section class="files" aria-label="workspace">
@@ -279,11 +253,11 @@ export function App(): JSX.Element {
               </button>
             </div>
             <p class="hint">Click a file to prefill read, a folder to prefill list.</p>
-            {tree
+            {state.tree
               ? (
                 <TreeView
-                  key={treeVersion}
-                  tree={tree.tree}
+                  key={state.treeVersion}
+                  tree={state.tree.tree}
                   readOnly={readOnly}
                   onPick={pick}
                   onRun={(node) => {
@@ -295,15 +269,28 @@ export function App(): JSX.Element {
               : <p class="muted">Loading…</p>}
           </section>
           <SessionPanel
-            session={session}
-            id={sessionId}
+            session={state.session}
+            id={state.sessionId}
             onFresh={freshSession}
-            onPick={(path) => selectTool("read", { file_path: path })}
+            onPick={(path) => dispatch({ type: "tool", tool: "read", args: { file_path: path } })}
           />
         </aside>
         <main class="main">
-          {view === "cost"
-            ? <PromptCost config={configError ? {} : config} tokenizers={tokenizers} />
+          {state.view === "cost"
+            ? (
+              <PromptCost
+                config={state.configError ? {} : state.config}
+                tokenizers={tokenizers}
+              />
+            )
+            : state.view === "system"
+            ? (
+              <SystemPromptView
+                config={state.configError ? {} : state.config}
+                tokenizers={tokenizers}
+                labels={defs.tokenizers}
+              />
+            )
             : (
               <>
                 <section class="editor card" aria-label="call editor">
@@ -314,9 +301,9 @@ export function App(): JSX.Element {
                           type="button"
                           role="tab"
                           key={t.name}
-                          aria-selected={t.name === tool}
+                          aria-selected={t.name === state.tool}
                           data-testid={`tool-${t.name}`}
-                          onClick={() => selectTool(t.name)}
+                          onClick={() => dispatch({ type: "tool", tool: t.name })}
                         >
                           {t.name}
                         </button>
@@ -333,11 +320,11 @@ export function App(): JSX.Element {
                         ? (
                           <ArgForm
                             definition={definition}
-                            args={argsByTool[tool] ?? {}}
-                            onChange={onFormChange}
+                            args={state.argsByTool[state.tool] ?? {}}
+                            onChange={(args) => dispatch({ type: "args", args })}
                           />
                         )
-                        : null}
+                        : <p class="muted">No tool named "{state.tool}".</p>}
                     </div>
                     <div class="json-editor">
                       <h3>
@@ -346,28 +333,29 @@ export function App(): JSX.Element {
                       <textarea
                         data-testid="args-json"
                         aria-label="arguments as JSON"
-                        class={jsonError ? "invalid" : ""}
+                        class={state.jsonError ? "invalid" : ""}
                         spellcheck={false}
-                        value={jsonText}
-                        onInput={(e) => onJsonInput(e.currentTarget.value)}
+                        value={state.jsonText}
+                        onInput={(e) => dispatch({ type: "json", text: e.currentTarget.value })}
                       />
-                      {jsonError ? <div class="json-error">{jsonError}</div> : null}
+                      {state.jsonError ? <div class="json-error">{state.jsonError}</div> : null}
                     </div>
                   </div>
                   <div class="editor-foot">
                     <ConfigPanel
                       defaults={defs.defaults}
-                      overrides={config}
-                      onChange={setConfig}
-                      policy={policy}
-                      onPolicy={setPolicy}
+                      bounds={defs.bounds}
+                      overrides={state.config}
+                      onChange={(config) => dispatch({ type: "config", config })}
+                      policy={state.policy}
+                      onPolicy={(policy) => dispatch({ type: "policy", policy })}
                     />
                     <div class="run-buttons">
                       <button
                         type="button"
                         class="primary"
                         data-testid="run-a"
-                        disabled={!!jsonError || !!configError || !!running}
+                        disabled={blocked}
                         onClick={() => run("A")}
                       >
                         Run in A <kbd>{MOD} ⏎</kbd>
@@ -376,43 +364,58 @@ export function App(): JSX.Element {
                         type="button"
                         class="secondary"
                         data-testid="run-b"
-                        disabled={!!jsonError || !!configError || !!running}
+                        disabled={blocked}
                         onClick={() => run("B")}
                       >
                         Run in B <kbd>{MOD} ⇧ ⏎</kbd>
                       </button>
                     </div>
                   </div>
-                  {configError ? <div class="json-error">{configError}</div> : null}
+                  {state.configError ? <div class="json-error">{state.configError}</div> : null}
                 </section>
                 <div class="panes-toolbar">
                   <Toggle
                     testId="toggle-whitespace"
-                    checked={showWhitespace}
-                    onChange={setShowWhitespace}
+                    checked={state.showWhitespace}
+                    onChange={(on) => dispatch({ type: "toggle", key: "showWhitespace", on })}
                     label="Show whitespace"
                   />
                   <Toggle
+                    testId="toggle-diff"
+                    checked={state.showDiff}
+                    onChange={(on) => dispatch({ type: "toggle", key: "showDiff", on })}
+                    label="Line diff"
+                  />
+                  <Toggle
                     testId="toggle-wrap"
-                    checked={wrap}
-                    onChange={setWrap}
+                    checked={state.wrap}
+                    onChange={(on) => dispatch({ type: "toggle", key: "wrap", on })}
                     label="Wrap lines"
                   />
                   <span class="spacer" />
-                  <TokenDiff a={panes.A} b={panes.B} tokenizers={tokenizers} />
+                  <TokenDiff a={state.panes.A} b={state.panes.B} />
                 </div>
+                {state.showDiff
+                  ? (
+                    <LineDiff
+                      a={state.panes.A?.response?.content}
+                      b={state.panes.B?.response?.content}
+                      showWhitespace={state.showWhitespace}
+                      wrap={state.wrap}
+                    />
+                  )
+                  : null}
                 <div class="panes">
                   {(["A", "B"] as const).map((label) => (
                     <ResultPane
                       key={label}
                       label={label}
-                      state={panes[label]}
-                      running={running === label}
+                      state={state.panes[label]}
+                      running={state.running === label}
                       defaults={defs.defaults}
-                      tokenizers={tokenizers}
-                      showWhitespace={showWhitespace}
-                      wrap={wrap}
-                      onLoad={loadCall}
+                      showWhitespace={state.showWhitespace}
+                      wrap={state.wrap}
+                      onLoad={(request) => dispatch({ type: "load-call", request })}
                     />
                   ))}
                 </div>
@@ -424,9 +427,43 @@ export function App(): JSX.Element {
   );
 }
 
-function TokenDiff(
-  props: { a?: PaneState; b?: PaneState; tokenizers: readonly TokenizerName[] },
-): JSX.Element | null {
+/** The tokenizers to count with: at least one stays chosen. */
+function TokenizerPicker(props: {
+  all: TokenizerInfo[];
+  chosen: string[];
+  onChange: (chosen: string[]) => void;
+}): JSX.Element {
+  const { all, chosen, onChange } = props;
+  return (
+    <details class="tokenizer-picker" data-testid="tokenizers">
+      <summary title="Tokenizers counted in panes and prompt views">
+        Tokens: <b>{chosen.length ? chosen.join(", ") : "none"}</b>
+      </summary>
+      <div class="tokenizer-menu">
+        {all.map((t) => (
+          <label key={t.name}>
+            <input
+              type="checkbox"
+              data-testid={`tokenizer-${t.name}`}
+              checked={chosen.includes(t.name)}
+              disabled={chosen.length === 1 && chosen.includes(t.name)}
+              onChange={(e) => {
+                const on = e.currentTarget.checked;
+                onChange(
+                  all.map((x) => x.name).filter((n) => n === t.name ? on : chosen.includes(n)),
+                );
+              }}
+            />{" "}
+            {t.label} <code class="muted">{t.name}</code>
+          </label>
+        ))}
+        <p class="hint">Loaded on first use: a new vocabulary takes a moment.</p>
+      </div>
+    </details>
+  );
+}
+
+function TokenDiff(props: { a?: PaneState; b?: PaneState }): JSX.Element | null {
   const a = props.a?.response;
   const b = props.b?.response;
   if (!a || !b) {
@@ -437,10 +474,11 @@ function TokenDiff(
     const pct = x === 0 ? "" : ` (${number.format(Math.round((d / x) * 1000) / 10)}%)`;
     return d === 0 ? "±0" : `${number.format(d)}${pct}`;
   }
+  const common = Object.keys(a.tokens).filter((t) => t in b.tokens);
   return (
     <span class="token-diff" data-testid="token-diff">
       <strong>B − A</strong>
-      {props.tokenizers.map((t) => (
+      {common.map((t) => (
         <span
           key={t}
           class={b.tokens[t] > a.tokens[t] ? "up" : b.tokens[t] < a.tokens[t] ? "down" : ""}

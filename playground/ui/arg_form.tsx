@@ -19,6 +19,7 @@ export interface ArgFormProps {
 
 interface Property {
   type?: string;
+  enum?: unknown[];
   description?: string;
   default?: unknown;
   minimum?: number;
@@ -32,8 +33,8 @@ function without(args: Record<string, unknown>, key: string): Record<string, unk
 }
 
 /**
- * Renders one field per schema property: a line for paths, a text area for other strings, a
- * number input for integers and a three-way choice for booleans. An emptied optional field is
+ * Renders one field per schema property: a choice for enums, a line for paths and patterns, a
+ * text area for other strings, a number input for integers and a three-way choice for booleans. An emptied optional field is
  * left out of the arguments, as a model would omit it.
  *
  * @param props The definition, arguments and change handler.
@@ -63,7 +64,26 @@ export function ArgForm(props: ArgFormProps): JSX.Element {
           property.maximum !== undefined ? `max ${property.maximum}` : "",
         ].filter(Boolean).join(" · ");
         let input: JSX.Element;
-        if (property.type === "integer" || property.type === "number") {
+        if (Array.isArray(property.enum)) {
+          input = (
+            <select
+              id={id}
+              data-testid={id}
+              value={value === undefined ? "" : JSON.stringify(value)}
+              onChange={(e) => {
+                const text = e.currentTarget.value;
+                set(name, text === "" ? undefined : JSON.parse(text));
+              }}
+            >
+              {isRequired ? null : <option value="">(omitted)</option>}
+              {property.enum.map((option) => (
+                <option key={String(option)} value={JSON.stringify(option)}>
+                  {String(option)}
+                </option>
+              ))}
+            </select>
+          );
+        } else if (property.type === "integer" || property.type === "number") {
           input = (
             <input
               id={id}
@@ -96,7 +116,7 @@ export function ArgForm(props: ArgFormProps): JSX.Element {
               <option value="false">false</option>
             </select>
           );
-        } else if (property.type === "string" && !/path$/.test(name)) {
+        } else if (property.type === "string" && !/(path|pattern|glob)$/.test(name)) {
           input = (
             <textarea
               id={id}

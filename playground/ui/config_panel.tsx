@@ -1,5 +1,6 @@
 /**
- * Overrides of the five caps, and the read-before-write gate.
+ * Config overrides, one field per key of the library's defaults (so a key the library adds
+ * shows up by itself), bounded as the server bounds them; and the read-before-write gate.
  *
  * @module
  */
@@ -7,19 +8,12 @@
 import type { JSX } from "preact";
 import type { ToolsConfig } from "./api.ts";
 
-/** The cap names, in the contract's order. */
-export const CONFIG_KEYS: readonly (keyof ToolsConfig)[] = [
-  "listMaxEntries",
-  "readLimit",
-  "readMaxLineLength",
-  "readMaxBytes",
-  "readStreamMinSize",
-];
-
 /** Props of {@linkcode ConfigPanel}. */
 export interface ConfigPanelProps {
-  /** The library defaults, shown as placeholders. */
+  /** The library defaults: their keys are the fields, their values the placeholders. */
   defaults: ToolsConfig;
+  /** The largest value the server takes per key. */
+  bounds: ToolsConfig;
   /** The overrides; an absent key keeps the default. */
   overrides: Partial<ToolsConfig>;
   /** Called with new overrides. */
@@ -31,15 +25,15 @@ export interface ConfigPanelProps {
 }
 
 /**
- * Renders one number input per cap, with the default as placeholder.
+ * Renders one number input per config key, with the default as placeholder.
  *
- * @param props Defaults, overrides and handlers.
+ * @param props Defaults, bounds, overrides and handlers.
  * @returns The panel.
  */
 export function ConfigPanel(props: ConfigPanelProps): JSX.Element {
-  const { defaults, overrides, onChange, policy, onPolicy } = props;
-  const changed = CONFIG_KEYS.filter((k) => overrides[k] !== undefined).length +
-    (policy ? 0 : 1);
+  const { defaults, bounds, overrides, onChange, policy, onPolicy } = props;
+  const keys = Object.keys(defaults);
+  const changed = keys.filter((k) => overrides[k] !== undefined).length + (policy ? 0 : 1);
   return (
     <details class="config" data-testid="config">
       <summary>
@@ -49,14 +43,16 @@ export function ConfigPanel(props: ConfigPanelProps): JSX.Element {
         </span>
       </summary>
       <div class="config-grid">
-        {CONFIG_KEYS.map((key) => (
+        {keys.map((key) => (
           <label class={overrides[key] !== undefined ? "field changed" : "field"} key={key}>
             <code>{key}</code>
             <input
               type="number"
-              min={key === "readStreamMinSize" ? 0 : 1}
+              min={defaults[key] === 0 || key === "readStreamMinSize" ? 0 : 1}
+              max={bounds[key]}
               step={1}
               data-testid={`config-${key}`}
+              title={`default ${defaults[key]}; at most ${bounds[key]} here`}
               placeholder={String(defaults[key])}
               value={overrides[key] === undefined ? "" : String(overrides[key])}
               onInput={(e) => {

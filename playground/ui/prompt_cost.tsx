@@ -1,16 +1,16 @@
 /**
- * The fixed prompt cost of the tools: each definition and guidance section, in tokens.
+ * The fixed prompt cost of the tools: each tool's name, description, schema and guidance in
+ * tokens, counted as `deno task tokens` counts them (`src/present/prompt_cost.ts`).
  *
  * @module
  */
 
-import { Fragment, type JSX } from "preact";
+import type { JSX } from "preact";
 import { useEffect, useState } from "preact/hooks";
 import {
   getPromptCost,
+  type PromptCost as Cost,
   type PromptCostResponse,
-  type TokenCounts,
-  type TokenizerName,
   type ToolsConfig,
 } from "./api.ts";
 
@@ -19,115 +19,114 @@ export interface PromptCostProps {
   /** The config overrides (the `read.limit` schema depends on them). */
   config: Partial<ToolsConfig>;
   /** Tokenizer names in display order. */
-  tokenizers: readonly TokenizerName[];
+  tokenizers: readonly string[];
 }
 
 const number = new Intl.NumberFormat("en-US");
 
-function Counts(props: { counts: TokenCounts; tokenizers: readonly TokenizerName[] }) {
-  return (
-    <>
-      {props.tokenizers.map((t) => <td class="num" key={t}>{number.format(props.counts[t])}</td>)}
-    </>
-  );
-}
-
 /**
- * Lists every tool's guidance and schema with their token cost.
+ * Fetches the prompt texts and their costs for a config and tokenizers.
  *
- * @param props The config and tokenizers.
- * @returns The view.
+ * @param config The config overrides.
+ * @param tokenizers The tokenizers.
+ * @returns The response, or the error, or neither while loading.
  */
-export function PromptCost(props: PromptCostProps): JSX.Element {
-  const { config, tokenizers } = props;
-  const [data, setData] = useState<PromptCostResponse | undefined>();
-  const [error, setError] = useState<string | undefined>();
-  const key = JSON.stringify(config);
-
+export function usePromptCost(
+  config: Partial<ToolsConfig>,
+  tokenizers: readonly string[],
+): { data?: PromptCostResponse; error?: string } {
+  const [result, setResult] = useState<{ data?: PromptCostResponse; error?: string }>({});
+  const key = JSON.stringify([config, tokenizers]);
   useEffect(() => {
     let live = true;
-    getPromptCost(config).then(
-      (d) => live && (setData(d), setError(undefined)),
-      (e) => live && setError(String(e.message ?? e)),
+    setResult((r) => ({ data: r.data }));
+    getPromptCost(config, tokenizers).then(
+      (data) => live && setResult({ data }),
+      (e) => live && setResult({ error: String(e.message ?? e) }),
     );
     return () => {
       live = false;
     };
   }, [key]);
+  return result;
+}
 
+function Counts(props: { pick: (c: Cost) => number; data: PromptCostResponse }): JSX.Element {
+  return (
+    <>
+      {Object.values(props.data.costs).map((c, i) => (
+        <td class="num" key={i}>{number.format(props.pick(c))}</td>
+      ))}
+    </>
+  );
+}
+
+/**
+ * Lists every tool's parts with their token cost.
+ *
+ * @param props The config and tokenizers.
+ * @returns The view.
+ */
+export function PromptCost(props: PromptCostProps): JSX.Element {
+  const { data, error } = usePromptCost(props.config, props.tokenizers);
   if (error) return <div class="request-error">{error}</div>;
   if (!data) return <div class="muted pad">Counting…</div>;
-  const head = tokenizers.map((t) => <th class="num" key={t}>{t}</th>);
+  const names = Object.keys(data.costs);
+  const parts = ["name", "description", "schema", "guidance"] as const;
   return (
     <div class="prompt-cost" data-testid="prompt-cost">
       <p class="lede">
-        What the four tools add to every request before any call is made: the{" "}
-        <strong>definition</strong>{" "}
-        (name, description and JSON schema, serialized as a function-calling request carries it) and
-        the <strong>guidance</strong>{" "}
-        (the tool's system-prompt section). Config overrides from the editor apply: the{" "}
-        <code>read.limit</code> schema advertises <code>readLimit</code>.
+        What the tools add to every request before any call is made, counted as{" "}
+        <code>deno task tokens</code>{" "}
+        counts it: each tool's name, description, JSON schema (compact) and guidance (its
+        system-prompt section), each tokenized on its own. Config overrides from the editor apply:
+        the <code>read.limit</code> schema advertises <code>readLimit</code>.
       </p>
       <table class="cost-table" data-testid="prompt-cost-table">
         <thead>
           <tr>
             <th>tool</th>
             <th>part</th>
-            {head}
+            {names.map((t) => <th class="num" key={t}>{t}</th>)}
           </tr>
         </thead>
         <tbody>
-          {data.tools.map((t) => (
-            <Fragment key={t.name}>
-              <tr class="first">
-                <td rowSpan={3} class="tool-name">
-                  <code>{t.name}</code>
-                  <div class="muted small-text">{t.description}</div>
-                </td>
-                <td>definition</td>
-                <Counts counts={t.tokens.definition} tokenizers={tokenizers} />
+          {data.tools.flatMap((tool, i) => [
+            ...parts.map((part, j) => (
+              <tr key={`${tool.name}.${part}`} class={j === 0 ? "first" : ""}>
+                {j === 0
+                  ? (
+                    <td rowSpan={parts.length + 1} class="tool-name">
+                      <code>{tool.name}</code>
+                      <div class="muted small-text">{tool.description}</div>
+                    </td>
+                  )
+                  : null}
+                <td>{part}</td>
+                <Counts
+                  data={data}
+                  pick={(c) =>
+                    c.tools[i][part]}
+                />
               </tr>
-              <tr>
-                <td>guidance</td>
-                <Counts counts={t.tokens.guidance} tokenizers={tokenizers} />
-              </tr>
-              <tr class="subtotal">
-                <td>total</td>
-                <Counts counts={t.tokens.total} tokenizers={tokenizers} />
-              </tr>
-            </Fragment>
-          ))}
+            )),
+            <tr key={`${tool.name}.total`} class="subtotal">
+              <td>total</td>
+              <Counts data={data} pick={(c) => c.tools[i].total} />
+            </tr>,
+          ])}
         </tbody>
         <tfoot>
           <tr>
-            <td colSpan={2}>all four tools</td>
-            <Counts counts={data.total} tokenizers={tokenizers} />
+            <td colSpan={2}>all {data.tools.length} tools</td>
+            <Counts data={data} pick={(c) => c.total} />
+          </tr>
+          <tr>
+            <td colSpan={2}>system prompt, assembled</td>
+            <Counts data={data} pick={(c) => c.systemPrompt} />
           </tr>
         </tfoot>
       </table>
-      <div class="cost-cards">
-        {data.tools.map((t) => (
-          <article class="cost-card" key={t.name}>
-            <h3>
-              <code>{t.name}</code>
-            </h3>
-            <h4>
-              Guidance{" "}
-              <span class="muted">
-                {tokenizers.map((k) => `${t.tokens.guidance[k]} ${k}`).join(" · ")}
-              </span>
-            </h4>
-            <pre class="output wrap">{t.guidance}</pre>
-            <h4>
-              Definition{" "}
-              <span class="muted">
-                {tokenizers.map((k) => `${t.tokens.definition[k]} ${k}`).join(" · ")}
-              </span>
-            </h4>
-            <pre class="json">{JSON.stringify(JSON.parse(t.definition), null, 2)}</pre>
-          </article>
-        ))}
-      </div>
     </div>
   );
 }

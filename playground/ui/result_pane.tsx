@@ -5,19 +5,11 @@
  */
 
 import type { JSX } from "preact";
-import type { ExecuteRequest, ExecuteResponse, TokenizerName, ToolsConfig } from "./api.ts";
-import { CONFIG_KEYS } from "./config_panel.tsx";
+import type { ExecuteRequest, ExecuteResponse, ToolsConfig } from "./api.ts";
 import { OutputView } from "./output_view.tsx";
+import type { PaneState } from "./state.ts";
 
-/** What a pane holds: the call and its response (or the request error). */
-export interface PaneState {
-  /** The call as sent. */
-  request: ExecuteRequest;
-  /** The response, on success of the HTTP request. */
-  response?: ExecuteResponse;
-  /** The HTTP error, when the request itself failed. */
-  error?: string;
-}
+export type { PaneState };
 
 /** Props of {@linkcode ResultPane}. */
 export interface ResultPaneProps {
@@ -29,8 +21,6 @@ export interface ResultPaneProps {
   running: boolean;
   /** The library defaults, to show which caps were overridden. */
   defaults: ToolsConfig;
-  /** Tokenizer names in display order. */
-  tokenizers: readonly TokenizerName[];
   /** Show whitespace marks. */
   showWhitespace: boolean;
   /** Wrap long lines. */
@@ -48,7 +38,7 @@ const number = new Intl.NumberFormat("en-US");
  * @returns The pane.
  */
 export function ResultPane(props: ResultPaneProps): JSX.Element {
-  const { label, state, running, defaults, tokenizers, showWhitespace, wrap, onLoad } = props;
+  const { label, state, running, defaults, showWhitespace, wrap, onLoad } = props;
   const response = state?.response;
   const testid = `pane-${label.toLowerCase()}`;
   if (!state) {
@@ -65,7 +55,10 @@ export function ResultPane(props: ResultPaneProps): JSX.Element {
       </section>
     );
   }
-  const overrides = CONFIG_KEYS.filter((k) => response && response.config[k] !== defaults[k]);
+  const overrides = Object.keys(defaults).filter((k) =>
+    response && response.config[k] !== defaults[k]
+  );
+  const tokenizers = Object.keys(response?.tokens ?? {});
   return (
     <section
       class={`pane${running ? " running" : ""}`}

@@ -92,6 +92,10 @@ export function TreeView(props: TreeViewProps): JSX.Element {
             {suffix}
           </button>
           {readOnly.includes(node.path) ? <span class="tag">read-only</span> : null}
+          {node.outside ? <span class="tag" title="a link out of the roots">outside</span> : null}
+          {node.error
+            ? <span class="tag bad" data-testid="tree-error" title={node.error}>unreadable</span>
+            : null}
           {node.type === "file" && node.size !== undefined
             ? <span class="size">{sizeLabel(node.size)}</span>
             : null}

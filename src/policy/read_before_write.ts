@@ -63,11 +63,13 @@ export interface FsPolicy {
  * @example
  * ```ts
  * import { ReadBeforeWritePolicy } from "./read_before_write.ts";
+ * import assert from "node:assert/strict";
  *
  * const policy = new ReadBeforeWritePolicy();
  * const session = {};
  * policy.observed({ op: "read", session, path: "/w/a", realPath: "/w/a", version: "v1" });
- * console.log(policy.versionOf(session, "/w/a")); // "v1"
+ * assert.equal(policy.versionOf(session, "/w/a"), "v1");
+ * assert.equal(policy.versionOf({}, "/w/a"), undefined); // another session has not read it
  * ```
  */
 export class ReadBeforeWritePolicy implements FsPolicy {

@@ -5,8 +5,7 @@
  */
 
 import { resolve } from "node:path";
-import type { WriteValue } from "../tools/write.ts";
-import type { EditValue } from "../tools/edit.ts";
+import type { EditValue, WriteValue } from "../types.ts";
 
 /** A file a call reads or changes, for an editor to follow. */
 export interface ToolCallLocation {
@@ -51,8 +50,10 @@ const CLIP = 80;
  * @example
  * ```ts
  * import { clip } from "./acp.ts";
+ * import assert from "node:assert/strict";
  *
- * console.log(clip("x".repeat(100)).length); // 80 (79 × "x" and "…")
+ * assert.equal(clip("x".repeat(100)), `${"x".repeat(79)}…`);
+ * assert.equal(clip("short"), "short");
  * ```
  */
 export function clip(text: string): string {
@@ -75,9 +76,14 @@ function given(value: unknown): value is string {
  * @example
  * ```ts
  * import { presentToolCall } from "./acp.ts";
+ * import assert from "node:assert/strict";
  *
- * console.log(presentToolCall("read", { file_path: "a.ts", offset: 10 }, "/w"));
- * // { title: "Read a.ts", kind: "read", rawInput: { offset: 10 }, locations: [{ path: "/w/a.ts", line: 10 }] }
+ * assert.deepEqual(presentToolCall("read", { file_path: "a.ts", offset: 10 }, "/w"), {
+ *   title: "Read a.ts",
+ *   kind: "read",
+ *   rawInput: { offset: 10 },
+ *   locations: [{ path: "/w/a.ts", line: 10 }],
+ * });
  * ```
  */
 export function presentToolCall(name: string, args: unknown, cwd: string): ToolCallPresentation {
@@ -153,11 +159,23 @@ function withLocations(
  * @returns The diff item.
  *
  * @example
- * ```ts ignore
- * import { toAcpDiff } from "@toolfs/fs";
+ * ```ts
+ * import { createFsTools, type EditValue, LocalFileSystem } from "@toolfs/fs";
+ * import { toAcpDiff } from "@toolfs/fs/acp";
+ * import assert from "node:assert/strict";
  *
+ * const root = await Deno.realPath(await Deno.makeTempDir());
+ * await Deno.writeTextFile(`${root}/a.ts`, "let a;\n");
+ * const tools = createFsTools({ fs: new LocalFileSystem({ roots: [root] }) });
+ * await tools.execute("read", { file_path: "a.ts" });
  * const result = await tools.execute("edit", { file_path: "a.ts", old_string: "a", new_string: "b" });
- * if (!result.isError) content.push(toAcpDiff(result.value as EditValue));
+ * assert.deepEqual(toAcpDiff(result.value as EditValue), {
+ *   type: "diff",
+ *   path: `${root}/a.ts`,
+ *   oldText: "let a;\n",
+ *   newText: "let b;\n",
+ * });
+ * await Deno.remove(root, { recursive: true });
  * ```
  */
 export function toAcpDiff(value: WriteValue | EditValue): AcpDiff {

@@ -8,7 +8,8 @@
  * @module
  */
 
-import type { FsToolDefinition, FsToolResult } from "../tools/tools.ts";
+import { workspaceSection } from "../render/hints.ts";
+import type { FsToolDefinition, FsToolResult } from "../types.ts";
 import { type FsToolName, TOOL_NAMES, type ToolInputSchema } from "./schemas.ts";
 
 /** An OpenAI Chat Completions function tool. */
@@ -109,24 +110,65 @@ const ANNOTATIONS: Readonly<Record<FsToolName, McpToolAnnotations>> = Object.fre
   grep: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
 });
 
+/** A root as {@linkcode systemPrompt} states it (a provider's `roots` entries fit). */
+export interface SystemPromptRoot {
+  /** The root's absolute real path. */
+  path: string;
+  /** Whether `write` and `edit` may change files in it. */
+  writable: boolean;
+}
+
+/** Options of {@linkcode systemPrompt}. */
+export interface SystemPromptOptions {
+  /**
+   * The provider's roots (`fs.roots`). When given, a last section names the session workspace
+   * and each root with its access, so the model can use absolute paths (C12.9).
+   */
+  roots?: readonly SystemPromptRoot[];
+  /**
+   * The absolute session workspace the section names (`tools.cwd`, or a session's own cwd).
+   * @default {the first root}
+   */
+  cwd?: string;
+}
+
 /**
  * The system-prompt text for the given tools: each tool's guidance, in the fixed order `list`,
- * `read`, `write`, `edit`, `glob`, `grep` (whatever the order passed), separated by blank lines. Byte-stable for
- * a given set of tools, so it can sit in a cached prompt prefix.
+ * `read`, `write`, `edit`, `glob`, `grep` (whatever the order passed), separated by blank lines; with `roots`, a
+ * last section stating the workspace and the roots (C12.9). Byte-stable for a given set of
+ * tools and options, so it can sit in a cached prompt prefix.
  *
  * @param definitions The definitions, e.g. `tools.definitions` or a subset of them.
- * @returns The sections, joined; empty for no definitions.
+ * @param options The roots and the workspace to state.
+ * @returns The sections, joined; empty for no definitions and no roots.
  *
- * @example Put the guidance in the system prompt
- * ```ts ignore
+ * @example Put the guidance and the workspace in the system prompt
+ * ```ts
  * import { createFsTools, LocalFileSystem, systemPrompt } from "@toolfs/fs";
+ * import assert from "node:assert/strict";
  *
- * const tools = createFsTools({ fs: new LocalFileSystem({ roots: ["."] }) });
- * const system = `You are a coding agent.\n\n${systemPrompt(tools.definitions)}`;
+ * const root = await Deno.makeTempDir();
+ * const fs = new LocalFileSystem({ roots: [root] });
+ * const tools = createFsTools({ fs });
+ * const system = `You are a coding agent.\n\n${systemPrompt(tools.definitions, { roots: fs.roots })}`;
+ * const real = fs.roots[0].path;
+ * assert.ok(system.endsWith(
+ *   `The workspace is ${real}; relative paths resolve against it. ` +
+ *     `Paths must lie inside these roots: ${real} (read-write).`,
+ * ));
+ * await Deno.remove(root);
  * ```
  */
-export function systemPrompt(definitions: readonly FsToolDefinition[]): string {
-  return inOrder(definitions).map((d) => d.guidance).join("\n\n");
+export function systemPrompt(
+  definitions: readonly FsToolDefinition[],
+  options: SystemPromptOptions = {},
+): string {
+  const sections = inOrder(definitions).map((d) => d.guidance);
+  const roots = options?.roots;
+  if (roots && roots.length > 0) {
+    sections.push(workspaceSection(options.cwd ?? roots[0].path, roots));
+  }
+  return sections.join("\n\n");
 }
 
 /**
@@ -137,11 +179,17 @@ export function systemPrompt(definitions: readonly FsToolDefinition[]): string {
  * @returns One tool per definition, in the fixed order.
  *
  * @example
- * ```ts ignore
- * import { createFsTools, LocalFileSystem, toOpenAITools } from "@toolfs/fs";
+ * ```ts
+ * import { createFsTools, LocalFileSystem } from "@toolfs/fs";
+ * import { toOpenAITools } from "@toolfs/fs/formats";
+ * import assert from "node:assert/strict";
  *
- * const tools = createFsTools({ fs: new LocalFileSystem({ roots: ["."] }) });
+ * const root = await Deno.makeTempDir();
+ * const tools = createFsTools({ fs: new LocalFileSystem({ roots: [root] }) });
  * const body = { model: "gpt-4.1", messages: [], tools: toOpenAITools(tools.definitions) };
+ * assert.equal(body.tools[0].type, "function");
+ * assert.equal(body.tools[0].function.name, "list");
+ * await Deno.remove(root);
  * ```
  */
 export function toOpenAITools(
@@ -170,11 +218,16 @@ export function toOpenAITools(
  * @returns One tool per definition, in the fixed order.
  *
  * @example
- * ```ts ignore
- * import { createFsTools, LocalFileSystem, toOpenAIResponsesTools } from "@toolfs/fs";
+ * ```ts
+ * import { createFsTools, LocalFileSystem } from "@toolfs/fs";
+ * import { toOpenAIResponsesTools } from "@toolfs/fs/formats";
+ * import assert from "node:assert/strict";
  *
- * const tools = createFsTools({ fs: new LocalFileSystem({ roots: ["."] }) });
+ * const root = await Deno.makeTempDir();
+ * const tools = createFsTools({ fs: new LocalFileSystem({ roots: [root] }) });
  * const body = { model: "gpt-4.1", input: "hi", tools: toOpenAIResponsesTools(tools.definitions) };
+ * assert.deepEqual(body.tools.map((tool) => tool.name), ["list", "read", "write", "edit"]);
+ * await Deno.remove(root);
  * ```
  */
 export function toOpenAIResponsesTools(
@@ -198,15 +251,20 @@ export function toOpenAIResponsesTools(
  * @returns One tool per definition, in the fixed order.
  *
  * @example
- * ```ts ignore
- * import { createFsTools, LocalFileSystem, systemPrompt, toAnthropicTools } from "@toolfs/fs";
+ * ```ts
+ * import { createFsTools, LocalFileSystem, systemPrompt } from "@toolfs/fs";
+ * import { toAnthropicTools } from "@toolfs/fs/formats";
+ * import assert from "node:assert/strict";
  *
- * const tools = createFsTools({ fs: new LocalFileSystem({ roots: ["."] }) });
+ * const root = await Deno.makeTempDir();
+ * const tools = createFsTools({ fs: new LocalFileSystem({ roots: [root] }) });
  * const body = {
  *   model: "claude-sonnet-4-5",
  *   system: systemPrompt(tools.definitions),
  *   tools: toAnthropicTools(tools.definitions),
  * };
+ * assert.equal(body.tools[3].name, "edit");
+ * await Deno.remove(root);
  * ```
  */
 export function toAnthropicTools(definitions: readonly FsToolDefinition[]): AnthropicTool[] {
@@ -225,11 +283,15 @@ export function toAnthropicTools(definitions: readonly FsToolDefinition[]): Anth
  * @returns One tool per definition, in the fixed order.
  *
  * @example
- * ```ts ignore
- * import { createFsTools, LocalFileSystem, toMcpTools } from "@toolfs/fs";
+ * ```ts
+ * import { createFsTools, LocalFileSystem } from "@toolfs/fs";
+ * import { toMcpTools } from "@toolfs/fs/formats";
+ * import assert from "node:assert/strict";
  *
- * const tools = createFsTools({ fs: new LocalFileSystem({ roots: ["."] }) });
- * console.log(toMcpTools(tools.definitions)[0].annotations); // { readOnlyHint: true, ... }
+ * const root = await Deno.makeTempDir();
+ * const tools = createFsTools({ fs: new LocalFileSystem({ roots: [root] }) });
+ * assert.equal(toMcpTools(tools.definitions)[0].annotations.readOnlyHint, true);
+ * await Deno.remove(root);
  * ```
  */
 export function toMcpTools(definitions: readonly FsToolDefinition[]): McpTool[] {
@@ -250,11 +312,16 @@ export function toMcpTools(definitions: readonly FsToolDefinition[]): McpTool[] 
  * @returns The MCP result.
  *
  * @example
- * ```ts ignore
- * import { createFsTools, LocalFileSystem, toMcpCallResult } from "@toolfs/fs";
+ * ```ts
+ * import { createFsTools, LocalFileSystem } from "@toolfs/fs";
+ * import { toMcpCallResult } from "@toolfs/fs/formats";
+ * import assert from "node:assert/strict";
  *
- * const tools = createFsTools({ fs: new LocalFileSystem({ roots: ["."] }) });
- * console.log(toMcpCallResult(await tools.execute("list", {})).content[0].text);
+ * const root = await Deno.makeTempDir();
+ * const tools = createFsTools({ fs: new LocalFileSystem({ roots: [root] }) });
+ * const result = await tools.execute("list", {});
+ * assert.equal(toMcpCallResult(result).content[0].text, result.content);
+ * await Deno.remove(root);
  * ```
  */
 export function toMcpCallResult(result: FsToolResult): McpCallToolResult {

@@ -5,20 +5,9 @@
  * @module
  */
 
-/** A JSON Schema object for a tool's input. */
-export interface ToolInputSchema {
-  /** Always `object`. */
-  type: "object";
-  /** The arguments, snake_case. */
-  properties: Record<string, Record<string, unknown>>;
-  /** The required arguments. */
-  required: string[];
-  /** Always `false`. */
-  additionalProperties: false;
-}
+import type { FsToolName, ToolInputSchema } from "../types.ts";
 
-/** The name of one of the tools. */
-export type FsToolName = "list" | "read" | "write" | "edit" | "glob" | "grep";
+export type { FsToolName, ToolInputSchema } from "../types.ts";
 
 /** The tool names in definition order (C9.1). */
 export const TOOL_NAMES: readonly FsToolName[] = Object.freeze([

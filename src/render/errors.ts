@@ -5,10 +5,11 @@
  */
 
 import type { FsErrorCode } from "../fs_error.ts";
+import { WRITE_UNREAD_REASON } from "./hints.ts";
+import type { FsOp } from "../types.ts";
 import { quotePath } from "./names.ts";
 
-/** The tool operations, as they appear in messages. */
-export type FsOp = "list" | "read" | "write" | "edit" | "glob" | "grep";
+export type { FsOp } from "../types.ts";
 
 /** Validation messages of C4, keyed by a short name. */
 export const VALIDATION_MESSAGES = {
@@ -36,13 +37,14 @@ export function limitTooLargeMessage(readLimit: number): string {
 }
 
 /**
- * The unknown-tool message of C1.4.
+ * The unknown-tool message of C1.4, listing the tools (C12.2).
  *
  * @param name The name the caller used.
+ * @param tools The configured tools, in canonical order.
  * @returns The message.
  */
-export function unknownToolMessage(name: string): string {
-  return `unknown tool ${quotePath(name)}`;
+export function unknownToolMessage(name: string, tools: readonly string[]): string {
+  return `unknown tool ${quotePath(name)}; the tools are ${tools.join(", ")}`;
 }
 
 /**
@@ -73,21 +75,6 @@ export function tooLargeDetail(size: number, max: number): string {
   return `too large (${size} bytes; write and edit handle files up to ${max} bytes)`;
 }
 
-/**
- * The edit match messages of C4.4.
- *
- * @param displayPath The display path.
- * @param count How many times `old_string` occurs.
- * @returns The message for no match (`count` 0) or an ambiguous match.
- */
-export function matchMessage(displayPath: string, count: number): string {
-  return count === 0
-    ? `old_string was not found in ${quotePath(displayPath)}`
-    : `old_string matches ${count} times in ${
-      quotePath(displayPath)
-    }; add surrounding context to make it unique or set replace_all to true`;
-}
-
 const REASONS: Partial<Record<FsErrorCode, string>> = {
   FS_OUTSIDE_ROOT: "outside the permitted roots",
   FS_READ_ONLY: "the root is read-only",
@@ -113,9 +100,9 @@ const REASONS: Partial<Record<FsErrorCode, string>> = {
  * @example
  * ```ts
  * import { pathErrorMessage } from "./errors.ts";
+ * import assert from "node:assert/strict";
  *
- * console.log(pathErrorMessage("FS_NOT_FOUND", "read", "a.txt"));
- * // cannot read "a.txt": not found
+ * assert.equal(pathErrorMessage("FS_NOT_FOUND", "read", "a.txt"), 'cannot read "a.txt": not found');
  * ```
  */
 export function pathErrorMessage(
@@ -125,6 +112,7 @@ export function pathErrorMessage(
   detail?: string,
 ): string {
   let reason = REASONS[code];
+  if (code === "FS_NOT_OBSERVED" && op === "write") reason = WRITE_UNREAD_REASON;
   if (code === "FS_NOT_DIRECTORY") {
     reason = op === "list" ? "not a directory" : "a parent is not a directory";
   }

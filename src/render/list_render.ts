@@ -4,30 +4,10 @@
  * @module
  */
 
+import type { FsDirEntry, FsEntryType, ListTotals } from "../types.ts";
 import { renderName } from "./names.ts";
 
-/** The type of one directory entry as `list` reports it (a symlink is `other`). */
-export type FsEntryType = "file" | "directory" | "other";
-
-/** One directory entry. */
-export interface FsDirEntry {
-  /** The entry's name. */
-  name: string;
-  /** Its own type; a symlink is never followed. */
-  type: FsEntryType;
-}
-
-/** Counts of a complete directory. */
-export interface ListTotals {
-  /** All entries. */
-  entries: number;
-  /** Directories. */
-  directories: number;
-  /** Regular files. */
-  files: number;
-  /** Everything else (symlinks, FIFOs, sockets, devices). */
-  other: number;
-}
+export type { FsDirEntry, FsEntryType, ListTotals } from "../types.ts";
 
 /** What `renderList` returns. */
 export interface ListView {
@@ -151,9 +131,13 @@ export function listFooter(total: ListTotals, shown: number): string {
  * @example
  * ```ts
  * import { renderList } from "./list_render.ts";
+ * import assert from "node:assert/strict";
  *
  * const view = renderList(".", [{ name: "b.txt", type: "file" }, { name: "src", type: "directory" }], 200);
- * console.log(view.text);
+ * assert.equal(
+ *   view.text,
+ *   "<path>.</path>\n<type>directory</type>\n<content>\nsrc/\nb.txt\n\n(2 entries: 1 directory, 1 file)\n</content>",
+ * );
  * ```
  */
 export function renderList(

@@ -4,15 +4,10 @@
  * @module
  */
 
+import type { ReadLine } from "../types.ts";
 import { renderName } from "./names.ts";
 
-/** One rendered line. */
-export interface ReadLine {
-  /** The 1-based line number. */
-  number: number;
-  /** The text as rendered, truncation marker included. */
-  text: string;
-}
+export type { ReadLine } from "../types.ts";
 
 /** How a window ended, which decides the footer. */
 export interface ReadWindowEnd {
@@ -47,31 +42,6 @@ export function truncateLine(text: string, max: number, long = false): string {
   }
   if (!long && units >= text.length) return text;
   return `${text.slice(0, units)}... (line truncated to ${max} chars)`;
-}
-
-/**
- * The number of UTF-8 bytes of a string (lone surrogates count as U+FFFD, three bytes).
- *
- * @param text The string.
- * @returns Its UTF-8 length.
- */
-export function utf8Length(text: string): number {
-  let bytes = text.length;
-  for (let i = 0; i < text.length; i++) {
-    const code = text.charCodeAt(i);
-    if (code < 0x80) continue;
-    if (code < 0x800) bytes += 1;
-    else if (code >= 0xd800 && code <= 0xdbff && i + 1 < text.length) {
-      const next = text.charCodeAt(i + 1);
-      if (next >= 0xdc00 && next <= 0xdfff) {
-        bytes += 2; // four bytes for two units
-        i++;
-        continue;
-      }
-      bytes += 2;
-    } else bytes += 2;
-  }
-  return bytes;
 }
 
 /**
@@ -115,6 +85,7 @@ export function readFooter(end: ReadWindowEnd): string {
  * @example
  * ```ts
  * import { renderRead } from "./read_render.ts";
+ * import assert from "node:assert/strict";
  *
  * const text = renderRead("a.txt", [{ number: 1, text: "hello" }], {
  *   start: 1,
@@ -122,7 +93,10 @@ export function readFooter(end: ReadWindowEnd): string {
  *   totalLines: 1,
  *   capped: false,
  * });
- * console.log(text);
+ * assert.equal(
+ *   text,
+ *   "<path>a.txt</path>\n<type>file</type>\n<content>\n1: hello\n\n(End of file - total 1 lines)\n</content>",
+ * );
  * ```
  */
 export function renderRead(

@@ -6,7 +6,8 @@
  */
 
 import { quotePath, renderName } from "./names.ts";
-import { truncateLine, utf8Length } from "./read_render.ts";
+import { truncateLine } from "./read_render.ts";
+import { utf8Length } from "../text/utf8.ts";
 
 /** Validation messages of C10 and C11, in the order they are checked. */
 export const SEARCH_MESSAGES = {

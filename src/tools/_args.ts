@@ -3,13 +3,6 @@
 import { FsError } from "../fs_error.ts";
 import { VALIDATION_MESSAGES } from "../render/errors.ts";
 
-/** The arguments object; anything that is not a plain object counts as `{}`. */
-export function argsOf(args: unknown): Record<string, unknown> {
-  return typeof args === "object" && args !== null && !Array.isArray(args)
-    ? args as Record<string, unknown>
-    : {};
-}
-
 /** `null` counts as absent (strict-mode function calling sends `null` for omitted optionals). */
 export function optional(value: unknown): unknown {
   return value === null ? undefined : value;

@@ -5,7 +5,7 @@ import type { FsPolicy } from "../policy/read_before_write.ts";
 import type { FsProvider, FsTarget } from "../provider/fs_provider.ts";
 import { FsError } from "../fs_error.ts";
 import { type FsOp, tooLargeDetail } from "../render/errors.ts";
-import type { LineIndex } from "./_read_window.ts";
+import type { LineIndex } from "../text/read_window.ts";
 
 export interface ToolEnv {
   fs: FsProvider;

@@ -6,7 +6,6 @@
  */
 
 import { FsError } from "../fs_error.ts";
-import { matchMessage } from "../render/errors.ts";
 import { renderEdit } from "../render/mutation_render.ts";
 import {
   bytesToText,
@@ -17,18 +16,16 @@ import {
   type ToolSuccess,
   withTexts,
 } from "./_context.ts";
-import { type EditPlan, type EditRequest, editTexts, MatchError, planEdit } from "./_edit_apply.ts";
+import {
+  type EditPlan,
+  type EditRequest,
+  editTexts,
+  MatchError,
+  planEdit,
+} from "../text/edit_apply.ts";
+import { matchFailure, withSnippet } from "./_edit_hints.ts";
 import { gated } from "./_mutation.ts";
-
-/** The structured value of an `edit` (C6). */
-export interface EditValue {
-  /** The file's absolute lexical path. */
-  path: string;
-  /** The text before, without a BOM. */
-  before: string;
-  /** The text after, without a BOM. */
-  after: string;
-}
+import type { EditValue } from "../types.ts";
 
 /** Runs `edit` with validated arguments. */
 export function editTool(
@@ -55,14 +52,12 @@ export function editTool(
           return planned.plan.pieces;
         } catch (error) {
           if (!(error instanceof MatchError)) throw error;
-          throw new FsError(error.count === 0 ? "FS_NO_MATCH" : "FS_AMBIGUOUS_MATCH", {
-            message: matchMessage(shown, error.count),
-          });
+          throw matchFailure(before, request.oldString, shown, error);
         }
       }, { precondition, signal });
       env.emit("edit", target, outcome.version);
       return {
-        content: renderEdit(shown, request.replaceAll),
+        content: await withSnippet(renderEdit(shown, request.replaceAll), planned?.plan, env),
         value: withTexts({ path: target.path }, () => textsOf(outcome, planned)),
       };
     },

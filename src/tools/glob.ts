@@ -12,17 +12,8 @@ import { invalid, optional } from "./_args.ts";
 import { resolveIn, type ToolEnv, type ToolSuccess } from "./_context.ts";
 import { walkFiles } from "./_search_walk.ts";
 
-/** The structured value of a `glob` (C10). */
-export interface GlobValue {
-  /** The search directory's absolute lexical path. */
-  path: string;
-  /** The pattern. */
-  pattern: string;
-  /** The rendered files, absolute paths. */
-  files: string[];
-  /** How many files match in all. */
-  total: number;
-}
+export type { GlobValue } from "../types.ts";
+import type { GlobValue } from "../types.ts";
 
 /** Validated `glob` arguments. */
 export interface GlobRequest {

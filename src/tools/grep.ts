@@ -32,19 +32,8 @@ export type GrepOutputMode = "content" | "files_with_matches" | "count";
 
 const MODES: readonly GrepOutputMode[] = ["content", "files_with_matches", "count"];
 
-/** The structured value of a `grep` (C11). */
-export interface GrepValue {
-  /** The search path's absolute lexical path. */
-  path: string;
-  /** The pattern. */
-  pattern: string;
-  /** The rendered matching lines (one entry per rendered file in the files and count modes). */
-  matches: { path: string; line: number; text: string }[];
-  /** Matching lines in all. */
-  totalMatches: number;
-  /** Files with a match in all. */
-  totalFiles: number;
-}
+export type { GrepValue } from "../types.ts";
+import type { GrepValue } from "../types.ts";
 
 /** Validated `grep` arguments. */
 export interface GrepRequest {

@@ -5,19 +5,10 @@
  */
 
 import { FsError } from "../fs_error.ts";
-import { type FsDirEntry, type ListTotals, renderList } from "../render/list_render.ts";
+import { renderList } from "../render/list_render.ts";
 import { displayPath } from "../provider/roots.ts";
 import { resolveIn, type ToolEnv, type ToolSuccess } from "./_context.ts";
-
-/** The structured value of a `list` (C6). */
-export interface ListValue {
-  /** The directory's absolute lexical path. */
-  path: string;
-  /** The rendered entries, in order. */
-  entries: FsDirEntry[];
-  /** Counts of the complete directory. */
-  total: ListTotals;
-}
+import type { ListValue } from "../types.ts";
 
 /** Runs `list` with validated arguments: `path` is the directory, or the session cwd. */
 export async function listTool(path: string, env: ToolEnv): Promise<ToolSuccess<ListValue>> {

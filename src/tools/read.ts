@@ -7,22 +7,17 @@
 
 import { FsError } from "../fs_error.ts";
 import { offsetOutOfRangeMessage } from "../render/errors.ts";
-import { type ReadLine, renderRead } from "../render/read_render.ts";
+import { readDirectoryMessage } from "../render/hints.ts";
+import { renderRead, truncateLine } from "../render/read_render.ts";
 import { displayPath } from "../provider/roots.ts";
 import { looksBinary, resolveIn, type ToolEnv, type ToolSuccess } from "./_context.ts";
-import { type ChunkSource, newLineIndex, scanWindow, type WindowResult } from "./_read_window.ts";
-
-/** The structured value of a `read` (C6). */
-export interface ReadValue {
-  /** The file's absolute lexical path. */
-  path: string;
-  /** The first line of the window. */
-  offset: number;
-  /** The rendered lines. */
-  lines: ReadLine[];
-  /** The file's total lines; absent when the byte cap ended the window early. */
-  totalLines?: number;
-}
+import {
+  type ChunkSource,
+  newLineIndex,
+  scanWindow,
+  type WindowResult,
+} from "../text/read_window.ts";
+import type { ReadValue } from "../types.ts";
 
 /** Validated `read` arguments. */
 export interface ReadRequest {
@@ -43,12 +38,18 @@ export async function readTool(
   const target = await resolveIn(env, request.filePath, "read");
   const stat = await env.fs.stat(target, { signal });
   if (!stat) throw new FsError("FS_NOT_FOUND");
+  if (stat.type === "directory") {
+    throw new FsError("FS_NOT_REGULAR_FILE", {
+      message: readDirectoryMessage(displayPath(env.cwd, target.path)),
+    });
+  }
   if (stat.type !== "file") throw new FsError("FS_NOT_REGULAR_FILE");
   const window = {
     offset: request.offset,
     limit: request.limit,
     maxBytes: config.readMaxBytes,
     maxLineLength: config.readMaxLineLength,
+    truncate: truncateLine,
     signal,
   };
   let result: WindowResult;

@@ -5,7 +5,7 @@
  * @module
  */
 
-import { resolve } from "node:path";
+import { basename, dirname, resolve } from "node:path";
 import { type FsToolsConfig, resolveConfig } from "../config.ts";
 import { FsError, type FsErrorCode } from "../fs_error.ts";
 import {
@@ -24,24 +24,22 @@ import {
   unknownToolMessage,
   VALIDATION_MESSAGES,
 } from "../render/errors.ts";
+import { ARGUMENTS_NOT_OBJECT, didYouMean, unknownArgumentMessage } from "../render/hints.ts";
+import { closestKey } from "../text/close_names.ts";
 import { presentToolCall, type ToolCallPresentation } from "../present/acp.ts";
 import { GUIDANCE } from "../present/guidance.ts";
-import {
-  DESCRIPTIONS,
-  type FsToolName,
-  inputSchema,
-  TOOL_NAMES,
-  type ToolInputSchema,
-} from "../present/schemas.ts";
-import { argsOf, invalid, isPositiveInteger, optional, requirePath } from "./_args.ts";
+import { DESCRIPTIONS, inputSchema, TOOL_NAMES } from "../present/schemas.ts";
+import { invalid, isPositiveInteger, optional, requirePath } from "./_args.ts";
 import { LineIndexCache, type ToolEnv } from "./_context.ts";
-import { Serializer } from "./_serial.ts";
-import { editTool, type EditValue } from "./edit.ts";
-import { globTool, type GlobValue, parseGlob } from "./glob.ts";
-import { grepTool, type GrepValue, parseGrep } from "./grep.ts";
-import { listTool, type ListValue } from "./list.ts";
-import { readTool, type ReadValue } from "./read.ts";
-import { writeTool, type WriteValue } from "./write.ts";
+import { queueOf } from "../keyed_queue.ts";
+import type { FsToolDefinition, FsToolName, FsToolResult, FsToolValue } from "../types.ts";
+import { editTool } from "./edit.ts";
+import { globTool, parseGlob } from "./glob.ts";
+import { grepTool, parseGrep } from "./grep.ts";
+import { listTool } from "./list.ts";
+import { readTool } from "./read.ts";
+import { suggestPaths } from "./suggest_paths.ts";
+import { writeTool } from "./write.ts";
 
 /** A provider that can tell its roots (`LocalFileSystem` can). */
 export interface FsProviderWithRoots extends FsProvider {
@@ -82,55 +80,6 @@ export interface FsCallContext {
   session?: object;
 }
 
-/** A tool definition for a model (C1.3). */
-export interface FsToolDefinition {
-  /** The tool name. */
-  name: FsToolName;
-  /** One line for the model. */
-  description: string;
-  /** JSON Schema of the arguments. */
-  inputSchema: ToolInputSchema;
-  /** The tool's system-prompt section. */
-  guidance: string;
-}
-
-/** The structured value of each tool (C6). */
-export interface FsToolValues {
-  /** `list`. */
-  list: ListValue;
-  /** `read`. */
-  read: ReadValue;
-  /** `write`. */
-  write: WriteValue;
-  /** `edit`. */
-  edit: EditValue;
-  /** `glob`. */
-  glob: GlobValue;
-  /** `grep`. */
-  grep: GrepValue;
-}
-
-/** Any tool's structured value. */
-export type FsToolValue =
-  | ListValue
-  | ReadValue
-  | WriteValue
-  | EditValue
-  | GlobValue
-  | GrepValue;
-
-/** What `execute` resolves to. Never a thrown error for a tool-level failure. */
-export interface FsToolResult<V = FsToolValue> {
-  /** The exact model-facing text. */
-  content: string;
-  /** Whether the call failed. */
-  isError: boolean;
-  /** The structured value, on success. */
-  value?: V;
-  /** The error, on failure. */
-  error?: { name: "FsError"; code: FsErrorCode };
-}
-
 /** Detail of the events {@linkcode FsTools.events} dispatches. */
 export interface FsToolEventDetail extends FsObservation {}
 
@@ -158,12 +107,17 @@ export interface FsTools {
  * @throws {Error} When `cwd` lies outside every root or a config value is invalid.
  *
  * @example Read a file
- * ```ts ignore
+ * ```ts
  * import { createFsTools, LocalFileSystem } from "@toolfs/fs";
+ * import assert from "node:assert/strict";
  *
- * const tools = createFsTools({ fs: new LocalFileSystem({ roots: ["."] }) });
- * const result = await tools.execute("read", { file_path: "README.md", limit: 5 });
- * console.log(result.content);
+ * const root = await Deno.makeTempDir();
+ * await Deno.writeTextFile(`${root}/README.md`, "one\ntwo\n");
+ * const tools = createFsTools({ fs: new LocalFileSystem({ roots: [root] }) });
+ * const result = await tools.execute("read", { file_path: "README.md", limit: 1 });
+ * assert.equal(result.isError, false);
+ * assert.deepEqual(result.value, { path: `${await Deno.realPath(root)}/README.md`, offset: 1, lines: [{ number: 1, text: "one" }], totalLines: 2 });
+ * await Deno.remove(root, { recursive: true });
  * ```
  */
 export function createFsTools(options: CreateFsToolsOptions): FsTools {
@@ -186,7 +140,7 @@ export function createFsTools(options: CreateFsToolsOptions): FsTools {
   const defaultSession = {};
   const events = new EventTarget();
   const lineIndexes = new LineIndexCache();
-  const mutations = new Serializer();
+  const mutations = queueOf(fs);
   const names = selectTools(options.tools);
   const definitions = Object.freeze(names.map((name) =>
     Object.freeze({
@@ -206,8 +160,12 @@ export function createFsTools(options: CreateFsToolsOptions): FsTools {
     args: unknown,
     ctx: FsCallContext = {},
   ): Promise<FsToolResult> {
-    if (!(names as readonly string[]).includes(name)) {
-      return failure("FS_UNKNOWN_TOOL", unknownToolMessage(String(name)));
+    const definition = definitions.find((d) => d.name === name);
+    if (!definition) {
+      return failure(
+        "FS_UNKNOWN_TOOL",
+        unknownToolMessage(String(name), definitions.map((d) => d.name)),
+      );
     }
     // Observations are keyed by the session object (a WeakMap): a string id would fail only
     // after the write had landed, so refuse it up front.
@@ -219,9 +177,13 @@ export function createFsTools(options: CreateFsToolsOptions): FsTools {
       );
     }
     const op = name as FsOp;
-    const a = argsOf(args);
-    const byPath = op === "list" || op === "glob" || op === "grep";
-    const given = byPath ? optional(a.path) : a.file_path;
+    const strict = checkArguments(args, definition);
+    if (typeof strict === "string") return failure("FS_INVALID_ARGUMENT", strict);
+    const a = strict;
+    // The target argument: `file_path` where the schema has one, else the optional `path`
+    // (list, and the search tools' directory).
+    const byFilePath = "file_path" in definition.inputSchema.properties;
+    const given = byFilePath ? a.file_path : optional(a.path);
     const callerPath = typeof given === "string" && given !== "" ? given : ".";
     const here = sessionCwd(ctx ?? {});
     const env: ToolEnv = {
@@ -232,7 +194,7 @@ export function createFsTools(options: CreateFsToolsOptions): FsTools {
       cwd: here,
       signal: ctx?.signal,
       lineIndexes,
-      serialize: (realPath, task) => mutations.run(realPath, task),
+      serialize: (realPath, task) => mutations.run(realPath, task, ctx?.signal),
       emit(op, target: FsTarget, version) {
         const detail = {
           op,
@@ -250,7 +212,7 @@ export function createFsTools(options: CreateFsToolsOptions): FsTools {
       if (env.signal?.aborted) throw new FsError("FS_ABORTED");
       if (callerPath.includes("\0")) {
         throw invalid(
-          byPath ? VALIDATION_MESSAGES.pathNul : VALIDATION_MESSAGES.filePathNul,
+          byFilePath ? VALIDATION_MESSAGES.filePathNul : VALIDATION_MESSAGES.pathNul,
         );
       }
       if (here !== cwd) await fs.resolve(here, { cwd: here, op, signal: env.signal });
@@ -262,7 +224,11 @@ export function createFsTools(options: CreateFsToolsOptions): FsTools {
       const path = e.code === "FS_OUTSIDE_ROOT"
         ? callerPath
         : displayPath(here, resolve(here, callerPath));
-      return failure(e.code, pathErrorMessage(e.code, op, path, e.detail));
+      let message = pathErrorMessage(e.code, op, path, e.detail);
+      if (e.code === "FS_NOT_FOUND" && op !== "write") {
+        message += await notFoundHint(fs, op, resolve(here, callerPath), here, env.signal);
+      }
+      return failure(e.code, message);
     }
   }
 
@@ -276,6 +242,45 @@ export function createFsTools(options: CreateFsToolsOptions): FsTools {
       return presentToolCall(name, args, sessionCwd(ctx ?? {}));
     },
   };
+}
+
+/**
+ * The arguments as an object (absent or `null` = `{}`), or the message refusing them: not an
+ * object, or a key the tool's schema does not have, checked before anything else (C12.1).
+ */
+function checkArguments(
+  args: unknown,
+  definition: FsToolDefinition,
+): Record<string, unknown> | string {
+  if (args === undefined || args === null) return {};
+  if (typeof args !== "object" || Array.isArray(args)) return ARGUMENTS_NOT_OBJECT;
+  const properties = Object.keys(definition.inputSchema.properties);
+  for (const key of Object.keys(args)) {
+    if (!properties.includes(key)) {
+      return unknownArgumentMessage(key, definition.name, closestKey(key, properties), properties);
+    }
+  }
+  return args as Record<string, unknown>;
+}
+
+/**
+ * The did-you-mean tail for a missing target (C12.5): names close to the missing one in its
+ * parent directory, when that exists inside a root. Never fails: no hint instead.
+ */
+async function notFoundHint(
+  fs: FsProvider,
+  op: FsOp,
+  path: string,
+  cwd: string,
+  signal: AbortSignal | undefined,
+): Promise<string> {
+  try {
+    const parent = await fs.resolve(dirname(path), { cwd, op: "list", signal });
+    if ((await fs.stat(parent, { signal }))?.type !== "directory") return "";
+    return didYouMean(await suggestPaths(fs, op, parent, basename(path), { cwd, signal }));
+  } catch {
+    return "";
+  }
 }
 
 /** Validates arguments (C4, in the contract's order) and returns the call to run. */

@@ -7,18 +7,7 @@
 import { renderWrite } from "../render/mutation_render.ts";
 import { bytesToText, type ToolEnv, type ToolSuccess, withTexts } from "./_context.ts";
 import { gated } from "./_mutation.ts";
-
-/** The structured value of a `write` (C6). */
-export interface WriteValue {
-  /** The file's absolute lexical path. */
-  path: string;
-  /** Whether the file was created or replaced. */
-  operation: "create" | "update";
-  /** The old text without a BOM; `null` for a new file. */
-  before: string | null;
-  /** The new text without a BOM. */
-  after: string;
-}
+import type { WriteValue } from "../types.ts";
 
 /** Runs `write` with validated arguments. */
 export function writeTool(

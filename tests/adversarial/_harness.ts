@@ -164,6 +164,37 @@ export function granted(descriptor: Deno.PermissionDescriptor): boolean {
   return Deno.permissions.querySync(descriptor).state === "granted";
 }
 
+/** The variable `deno task test:slow` sets to run the slow cases. */
+export const SLOW_VARIABLE = "TOOLFS_SLOW";
+
+/**
+ * Why a slow case (seconds to a minute: swap races, huge files, fuzzing, fault sweeps, crashes)
+ * does not run now, or `null` when it does: it runs only under `deno task test:slow`, which sets
+ * `TOOLFS_SLOW=1` (CI runs that task too).
+ */
+export function notSlowRun(): string | null {
+  const readable = granted({ name: "env", variable: SLOW_VARIABLE });
+  return readable && Deno.env.get(SLOW_VARIABLE) === "1"
+    ? null
+    : "slow: runs with deno task test:slow (CI runs it)";
+}
+
+let slowNoted = false;
+
+/**
+ * Test options that skip a slow case outside `deno task test:slow`, saying so once per file.
+ *
+ * @returns `{ ignore }` for `Deno.test(name, options, fn)`.
+ */
+export function slowCase(): { ignore: boolean } {
+  const reason = notSlowRun();
+  if (reason !== null && !slowNoted) {
+    slowNoted = true;
+    console.warn(`%cskipped%c the slow cases of this file: ${reason}`, "color: yellow", "");
+  }
+  return { ignore: reason !== null };
+}
+
 /**
  * Why a test that spawns `command` cannot run here, or `null` when it can. Without a command:
  * a test that only spawns Deno itself (`Deno.execPath()`).

@@ -8,7 +8,7 @@
 // /proc/self/fd, toolfs checks descriptors (pinned); with scoped grants, paths only.
 
 import { createFsTools, LocalFileSystem } from "../../mod.ts";
-import { fdPathsAvailable } from "../../src/provider/_fd_paths.ts";
+import { fdPathsAvailable } from "../../src/provider/local/_fd_paths.ts";
 
 const [root, iterations, secret, marker] = Deno.args;
 const tools = createFsTools({ fs: new LocalFileSystem({ roots: [root] }) });

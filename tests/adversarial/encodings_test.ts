@@ -207,7 +207,12 @@ Deno.test("encodings: mixed CRLF/LF and a missing final newline", async () => {
     old_string: "b\nc",
     new_string: "x",
   });
-  assertError(miss, "FS_NO_MATCH", `old_string was not found in "mixed.txt"`);
+  // C12.3: it matches once CR before LF counts as trailing whitespace, so the hint names the lines.
+  assertError(
+    miss,
+    "FS_NO_MATCH",
+    `old_string was not found in "mixed.txt"; lines 2-3 match except for whitespace, so copy the indentation exactly`,
+  );
   // A lone CR is content, not a line break.
   await Deno.writeTextFile(path, "a\rb\nc");
   assert.deepEqual(texts(await box.tools.execute("read", { file_path: "mixed.txt" })), [

@@ -6,7 +6,7 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { createFsTools, FS_ERROR_CODES, type FsProvider, type FsToolResult } from "../../mod.ts";
-import { fdPathsAvailable } from "../../src/provider/_fd_paths.ts";
+import { fdPathsAvailable } from "../../src/provider/local/_fd_paths.ts";
 import {
   assertError,
   assertWellFormedError,
@@ -15,6 +15,7 @@ import {
   granted,
   sandbox,
   skipUnless,
+  slowCase,
   tempFiles,
 } from "./_harness.ts";
 
@@ -163,40 +164,44 @@ async function stillWorks(flow: Flow, box: Awaited<ReturnType<typeof sandbox>>) 
   assert.equal(result.isError, false, result.content);
 }
 
-Deno.test("faults: an abort at every await point of write and edit leaves the old file and no temporary file", async () => {
-  fdPathsAvailable(); // decided once, before any call is instrumented
-  let points = 0;
-  let aborted = 0;
-  for (const flow of FLOWS) {
-    for (let k = 1;; k++) {
-      const { box, path } = await prepare(flow);
-      try {
-        const controller = new AbortController();
-        let calls = 0;
-        const result = await instrumented(
-          () => {
-            if (++calls === k) controller.abort();
-          },
-          () => box.tools.execute(flow.op, flow.args, { signal: controller.signal }),
-        );
-        if (result.isError) {
-          assertError(result, "FS_ABORTED", `cannot ${flow.op} "${flow.file}": aborted`);
-          aborted++;
+Deno.test(
+  "faults: an abort at every await point of write and edit leaves the old file and no temporary file",
+  slowCase(),
+  async () => {
+    fdPathsAvailable(); // decided once, before any call is instrumented
+    let points = 0;
+    let aborted = 0;
+    for (const flow of FLOWS) {
+      for (let k = 1;; k++) {
+        const { box, path } = await prepare(flow);
+        try {
+          const controller = new AbortController();
+          let calls = 0;
+          const result = await instrumented(
+            () => {
+              if (++calls === k) controller.abort();
+            },
+            () => box.tools.execute(flow.op, flow.args, { signal: controller.signal }),
+          );
+          if (result.isError) {
+            assertError(result, "FS_ABORTED", `cannot ${flow.op} "${flow.file}": aborted`);
+            aborted++;
+          }
+          await checkAfter(flow, box.root, path, result);
+          await stillWorks(flow, box);
+          if (calls < k) break; // the call finished before the k-th point: every point is done
+          points++;
+        } finally {
+          await box[Symbol.asyncDispose]();
         }
-        await checkAfter(flow, box.root, path, result);
-        await stillWorks(flow, box);
-        if (calls < k) break; // the call finished before the k-th point: every point is done
-        points++;
-      } finally {
-        await box[Symbol.asyncDispose]();
       }
     }
-  }
-  figure(
-    "faults",
-    `abort at each of ${points} await points of 4 write/edit flows: ${aborted} aborted cleanly, the rest committed; 0 temp files left`,
-  );
-});
+    figure(
+      "faults",
+      `abort at each of ${points} await points of 4 write/edit flows: ${aborted} aborted cleanly, the rest committed; 0 temp files left`,
+    );
+  },
+);
 
 for (
   const [label, make] of [
@@ -207,46 +212,50 @@ for (
     ],
   ] as const
 ) {
-  Deno.test(`faults: ${label} injected at every file system call of write and edit leaves the old file`, async () => {
-    fdPathsAvailable();
-    let points = 0;
-    const codes = new Set<string>();
-    for (const flow of FLOWS) {
-      for (let k = 1;; k++) {
-        const { box, path } = await prepare(flow);
-        try {
-          let calls = 0;
-          const result = await instrumented(
-            () => {
-              if (++calls === k) throw make();
-            },
-            () => box.tools.execute(flow.op, flow.args),
-            true,
-          );
-          if (result.isError) {
-            assertWellFormedError(result);
-            codes.add(result.error!.code);
-            assert.ok(
-              result.content.startsWith(`Error: cannot ${flow.op} "${flow.file}": `),
-              result.content,
+  Deno.test(
+    `faults: ${label} injected at every file system call of write and edit leaves the old file`,
+    slowCase(),
+    async () => {
+      fdPathsAvailable();
+      let points = 0;
+      const codes = new Set<string>();
+      for (const flow of FLOWS) {
+        for (let k = 1;; k++) {
+          const { box, path } = await prepare(flow);
+          try {
+            let calls = 0;
+            const result = await instrumented(
+              () => {
+                if (++calls === k) throw make();
+              },
+              () => box.tools.execute(flow.op, flow.args),
+              true,
             );
+            if (result.isError) {
+              assertWellFormedError(result);
+              codes.add(result.error!.code);
+              assert.ok(
+                result.content.startsWith(`Error: cannot ${flow.op} "${flow.file}": `),
+                result.content,
+              );
+            }
+            await checkAfter(flow, box.root, path, result);
+            await stillWorks(flow, box);
+            if (calls < k) break;
+            points++;
+          } finally {
+            await box[Symbol.asyncDispose]();
           }
-          await checkAfter(flow, box.root, path, result);
-          await stillWorks(flow, box);
-          if (calls < k) break;
-          points++;
-        } finally {
-          await box[Symbol.asyncDispose]();
         }
       }
-    }
-    figure(
-      "faults",
-      `${label} at each of ${points} calls: codes ${
-        [...codes].sort().join(", ")
-      }; old file kept every time`,
-    );
-  });
+      figure(
+        "faults",
+        `${label} at each of ${points} calls: codes ${
+          [...codes].sort().join(", ")
+        }; old file kept every time`,
+      );
+    },
+  );
 }
 
 Deno.test("faults: a provider that throws anything yields an error result, never a throw", async () => {

@@ -14,6 +14,8 @@ import {
   type FsToolResult,
   type FsTools,
 } from "../../mod.ts";
+import { unknownArgumentMessage } from "../../src/render/hints.ts";
+import { closestKey } from "../../src/text/close_names.ts";
 import {
   assertSameTree,
   figure,
@@ -22,16 +24,30 @@ import {
   sandbox,
   SECRET,
   SIBLINGS,
+  slowCase,
 } from "./_harness.ts";
 
 const RUNS = 4000;
+const SCHEMA_KEYS: Record<string, string[]> = {
+  list: ["path"],
+  read: ["file_path", "offset", "limit"],
+  write: ["file_path", "content"],
+  edit: ["file_path", "old_string", "new_string", "replace_all"],
+};
 const READ_LIMIT = 2000;
 
 /** The validation message C4 prescribes for these arguments, or `null` when they are valid. */
 function expectedValidation(name: string, raw: unknown, aborted: boolean): string | null {
-  const a = typeof raw === "object" && raw !== null && !Array.isArray(raw)
-    ? raw as Record<string, unknown>
-    : {};
+  // C12.1: null or absent = {}, another non-object is refused, then unknown keys, first in order.
+  if (raw !== null && raw !== undefined && (typeof raw !== "object" || Array.isArray(raw))) {
+    return "arguments must be an object";
+  }
+  const a = (raw ?? {}) as Record<string, unknown>;
+  const keys = SCHEMA_KEYS[name] ?? [];
+  const unknown = Object.keys(a).find((key) => !keys.includes(key));
+  if (unknown !== undefined) {
+    return unknownArgumentMessage(unknown, name, closestKey(unknown, keys), keys);
+  }
   const opt = (v: unknown) => v === null ? undefined : v;
   const isPathString = (v: unknown) => typeof v === "string" && v !== "";
   const positive = (v: unknown) => typeof v === "number" && Number.isSafeInteger(v) && v >= 1;
@@ -95,7 +111,10 @@ function checkResult(
   const validation = expectedValidation(name, args, ctx.signal?.aborted ?? false);
   if (!["list", "read", "write", "edit"].includes(name)) {
     assert.deepEqual(result.error, { name: "FsError", code: "FS_UNKNOWN_TOOL" });
-    assert.equal(result.content, `Error: unknown tool ${JSON.stringify(name)}`);
+    assert.equal(
+      result.content,
+      `Error: unknown tool ${JSON.stringify(name)}; the tools are list, read, write, edit`,
+    );
     return;
   }
   if (validation !== null) {
@@ -237,8 +256,17 @@ function arbitraries(box: Sandbox) {
       path,
     ),
     aborted: fc.boolean().map((b) => b && Math.random() < 0.1),
+    // Most calls keep only the tool's own arguments (C12.1 refuses the others before anything).
+    onlySchemaKeys: fc.nat(9).map((n) => n > 0),
   }, { requiredKeys: [] });
   return { name, args, ctx };
+}
+
+/** A plain object's entries that `name`'s schema has; anything else as it is. */
+function onlyKeys(name: string, args: unknown): unknown {
+  const keys = SCHEMA_KEYS[name];
+  if (!keys || typeof args !== "object" || args === null || Array.isArray(args)) return args;
+  return Object.fromEntries(Object.entries(args).filter(([key]) => keys.includes(key)));
 }
 
 async function fuzz(
@@ -258,6 +286,7 @@ async function fuzz(
       if (context.aborted) callCtx.signal = AbortSignal.abort();
       let result: FsToolResult;
       try {
+        if (context.onlySchemaKeys) toolArgs = onlyKeys(toolName, toolArgs);
         result = await tools.execute(toolName, toolArgs, callCtx);
       } catch (error) {
         throw new Error(`execute threw for ${toolName} ${String(error)}`);
@@ -276,19 +305,23 @@ async function fuzz(
   return runs;
 }
 
-Deno.test("fuzz: random calls never throw, fail with contract codes and never touch the outside", async () => {
-  await using box = await sandbox();
-  await populate(box);
-  const codes = new Map<string, number>();
-  const guarded = await fuzz(box, box.tools, "read-before-write policy", codes);
-  const open = await fuzz(box, createFsTools({ fs: box.fs, policy: false }), "no policy", codes);
-  const ok = [...codes].filter(([key]) => key.endsWith(":ok")).map(([k, n]) => `${k} ${n}`);
-  figure(
-    "fuzz",
-    `${
-      guarded + open
-    } random calls (policy on and off): 0 throws, 0 escapes; ${codes.size} distinct outcomes; successes ${
-      ok.join(", ")
-    }`,
-  );
-});
+Deno.test(
+  "fuzz: random calls never throw, fail with contract codes and never touch the outside",
+  slowCase(),
+  async () => {
+    await using box = await sandbox();
+    await populate(box);
+    const codes = new Map<string, number>();
+    const guarded = await fuzz(box, box.tools, "read-before-write policy", codes);
+    const open = await fuzz(box, createFsTools({ fs: box.fs, policy: false }), "no policy", codes);
+    const ok = [...codes].filter(([key]) => key.endsWith(":ok")).map(([k, n]) => `${k} ${n}`);
+    figure(
+      "fuzz",
+      `${
+        guarded + open
+      } random calls (policy on and off): 0 throws, 0 escapes; ${codes.size} distinct outcomes; successes ${
+        ok.join(", ")
+      }`,
+    );
+  },
+);

@@ -4,7 +4,7 @@
 
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { cannotRun, figure, sandbox, skipUnless } from "./_harness.ts";
+import { cannotRun, figure, notSlowRun, sandbox, skipUnless } from "./_harness.ts";
 
 const GiB = 1 << 30;
 /** Peak resident memory a call may add: far below the files' sizes. */
@@ -56,7 +56,7 @@ async function writeOneLine(path: string): Promise<void> {
 const name = "huge inputs: a 1 GiB line and a 2 GiB sparse file read with bounded memory";
 Deno.test({
   name,
-  ignore: skipUnless(name, cannotRun()),
+  ignore: skipUnless(name, notSlowRun() ?? cannotRun()),
   async fn() {
     await using box = await sandbox();
     const line = join(box.root, "line.txt");
@@ -64,7 +64,9 @@ Deno.test({
     const sparse = join(box.root, "sparse.txt");
     const head = Array.from({ length: 3000 }, (_, i) => `line ${i + 1}\n`).join("");
     await Deno.writeTextFile(sparse, head);
-    await Deno.truncate(sparse, 2 * GiB); // the rest reads as NUL bytes: one huge last line
+    // The rest reads as NUL bytes: a run of 1 MiB of them makes the file binary (issue 10,
+    // finding 11), so the read stops there instead of counting 2 GiB of NULs.
+    await Deno.truncate(sparse, 2 * GiB);
     const calls: [string, unknown][] = [
       ["read", { file_path: "line.txt" }],
       ["read", { file_path: "line.txt", offset: 2 }],
@@ -81,10 +83,8 @@ Deno.test({
     assert.ok(oneLine.content.includes(truncated), oneLine.content.slice(0, 200));
     assert.ok(oneLine.tail.endsWith("(End of file - total 1 lines)\n</content>"), oneLine.tail);
     assert.equal(outOfRange.content, 'Error: offset 2 is out of range for "line.txt" (1 lines)');
-    assert.ok(sparseHead.content.includes("\n1: line 1\n2: line 2\n"), sparseHead.content);
-    assert.ok(sparseHead.tail.includes("(Showing lines 1-2000 of 3001."), sparseHead.tail);
-    assert.ok(sparseTail.content.includes("\n3000: line 3000\n3001: \0\0\0"));
-    assert.ok(sparseTail.tail.includes("(End of file - total 3001 lines)"), sparseTail.tail);
+    assert.equal(sparseHead.content, 'Error: cannot read "sparse.txt": binary file');
+    assert.equal(sparseTail.content, 'Error: cannot read "sparse.txt": binary file');
     const tooLarge =
       "too large (2147483648 bytes; write and edit handle files up to 536870888 bytes)";
     // The session has read sparse.txt, so the policy lets these through to the size check.

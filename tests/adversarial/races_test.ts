@@ -11,10 +11,12 @@ import { createFsTools } from "../../mod.ts";
 import {
   cannotRun,
   figure,
+  notSlowRun,
   outsideSnapshot,
   sandbox,
   SECRET,
   skipUnless,
+  slowCase,
   type SnapshotEntry,
   tempFiles,
 } from "./_harness.ts";
@@ -100,7 +102,7 @@ for (const pinned of [true, false]) {
     : "path checks (scoped permissions)";
   const name =
     `races: a directory swapped for a link out during ${ITERATIONS} rounds of read/write/edit/list/glob/grep, ${mode}`;
-  const reason = cannotRun() ??
+  const reason = notSlowRun() ?? cannotRun() ??
     (pinned && Deno.build.os !== "linux" ? "descriptor checks need Linux" : null);
   Deno.test({
     name,
@@ -198,7 +200,7 @@ for (const [how, policy] of [["edit", true], ["write", true], ["edit", false]] a
   }: no update is lost unnoticed`;
   Deno.test({
     name,
-    ignore: skipUnless(name, cannotRun()),
+    ignore: skipUnless(name, notSlowRun() ?? cannotRun()),
     async fn() {
       await using box = await sandbox();
       const file = join(box.root, "shared.txt");
@@ -239,30 +241,34 @@ for (const [how, policy] of [["edit", true], ["write", true], ["edit", false]] a
   });
 }
 
-Deno.test("races: concurrent writes and listings in one directory, in one process, all succeed", async () => {
-  // Each write pins the directory by a descriptor of its own; a concurrent listing or write of
-  // the same directory holds another one, which must never be mistaken for it.
-  await using box = await sandbox();
-  await Deno.mkdir(join(box.root, "d"));
-  const tools = createFsTools({ fs: box.fs, policy: false });
-  let calls = 0;
-  for (let round = 0; round < 10; round++) {
-    const pending = [];
-    for (let i = 0; i < 30; i++) {
-      pending.push(
-        tools.execute("write", { file_path: `d/f${i}.txt`, content: `${round}:${i}\n` }),
-      );
-      pending.push(tools.execute("list", { path: "d" }));
-      pending.push(tools.execute("write", { file_path: `d/sub${i}/x.txt`, content: `${round}` }));
+Deno.test(
+  "races: concurrent writes and listings in one directory, in one process, all succeed",
+  slowCase(),
+  async () => {
+    // Each write pins the directory by a descriptor of its own; a concurrent listing or write of
+    // the same directory holds another one, which must never be mistaken for it.
+    await using box = await sandbox();
+    await Deno.mkdir(join(box.root, "d"));
+    const tools = createFsTools({ fs: box.fs, policy: false });
+    let calls = 0;
+    for (let round = 0; round < 10; round++) {
+      const pending = [];
+      for (let i = 0; i < 30; i++) {
+        pending.push(
+          tools.execute("write", { file_path: `d/f${i}.txt`, content: `${round}:${i}\n` }),
+        );
+        pending.push(tools.execute("list", { path: "d" }));
+        pending.push(tools.execute("write", { file_path: `d/sub${i}/x.txt`, content: `${round}` }));
+      }
+      for (const result of await Promise.all(pending)) {
+        assert.equal(result.isError, false, result.content);
+        calls++;
+      }
+      for (let i = 0; i < 30; i++) {
+        assert.equal(await Deno.readTextFile(join(box.root, "d", `f${i}.txt`)), `${round}:${i}\n`);
+      }
     }
-    for (const result of await Promise.all(pending)) {
-      assert.equal(result.isError, false, result.content);
-      calls++;
-    }
-    for (let i = 0; i < 30; i++) {
-      assert.equal(await Deno.readTextFile(join(box.root, "d", `f${i}.txt`)), `${round}:${i}\n`);
-    }
-  }
-  assert.deepEqual(await tempFiles(box.root), []);
-  figure("races", `${calls} concurrent calls in one directory: all succeeded`);
-});
+    assert.deepEqual(await tempFiles(box.root), []);
+    figure("races", `${calls} concurrent calls in one directory: all succeeded`);
+  },
+);

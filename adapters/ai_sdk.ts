@@ -1,0 +1,92 @@
+/**
+ * The tools for the Vercel AI SDK (`npm:ai`): `toAiSdkTools(tools)` is a `ToolSet` for
+ * `generateText`, `streamText` or an `Agent`, with the wiring that is easy to get wrong done
+ * once:
+ *
+ * - the model gets exactly toolfs's text (`toModelOutput`), never the JSON of the whole result
+ *   (which, after a write or edit, carries the file twice);
+ * - a failure reaches the model as toolfs's `Error: …` text, marked as an error
+ *   (`error-text`), and the full result, value or error code included, stays in your
+ *   `toolResults`;
+ * - the SDK does not validate the arguments first, so the model gets toolfs's messages (which
+ *   name the argument and suggest a fix) rather than a schema validator's;
+ * - the call's `abortSignal` cancels the tool call.
+ *
+ * @example Ten lines to an agent
+ * ```ts ignore
+ * import { generateText, stepCountIs } from "ai";
+ * import { createFsTools, LocalFileSystem, systemPrompt } from "@toolfs/fs";
+ * import { toAiSdkTools } from "@toolfs/fs/ai-sdk";
+ *
+ * const fsTools = createFsTools({ fs: new LocalFileSystem({ roots: ["./workspace"] }) });
+ * const { text } = await generateText({
+ *   model: "openai/gpt-5",
+ *   system: systemPrompt(fsTools.definitions),
+ *   tools: toAiSdkTools(fsTools, { session: {} }),
+ *   stopWhen: stepCountIs(20),
+ *   prompt: "Fix the typo in README.md",
+ * });
+ * ```
+ *
+ * @module
+ */
+
+import { jsonSchema, type JSONSchema7, type Tool, tool } from "ai";
+import type { FsToolResult, FsTools } from "../mod.ts";
+
+/** Options of {@linkcode toAiSdkTools}. */
+export interface AiSdkToolsOptions {
+  /**
+   * The read-before-write session (C5): one per agent conversation.
+   * @default {the tools' default session}
+   */
+  session?: object;
+  /** The session directory for every call (relative resolves against the tools' `cwd`). */
+  cwd?: string;
+}
+
+/** An AI SDK tool whose `execute` resolves to the toolfs result. */
+export type AiSdkFsTool = Tool<Record<string, unknown>, FsToolResult>;
+
+/**
+ * The tools as an AI SDK `ToolSet`, one entry per `tools.definitions` (so tools added later
+ * appear automatically).
+ *
+ * @param tools The tools, from `createFsTools`.
+ * @param options The session and session directory.
+ * @returns The tool set, keyed by tool name.
+ *
+ * @example
+ * ```ts ignore
+ * import { createFsTools, LocalFileSystem } from "@toolfs/fs";
+ * import { toAiSdkTools } from "@toolfs/fs/ai-sdk";
+ *
+ * const tools = toAiSdkTools(createFsTools({ fs: new LocalFileSystem({ roots: ["."] }) }));
+ * ```
+ */
+export function toAiSdkTools(
+  tools: FsTools,
+  options: AiSdkToolsOptions = {},
+): Record<string, AiSdkFsTool> {
+  const set: Record<string, AiSdkFsTool> = {};
+  for (const definition of tools.definitions) {
+    set[definition.name] = tool<Record<string, unknown>, FsToolResult, Record<string, never>>({
+      description: definition.description,
+      // No `validate`: the arguments reach `execute` as the model sent them, and toolfs judges them.
+      inputSchema: jsonSchema<Record<string, unknown>>(
+        structuredClone(definition.inputSchema) as JSONSchema7,
+      ),
+      execute: (input, { abortSignal }) =>
+        tools.execute(definition.name, input, {
+          session: options.session,
+          cwd: options.cwd,
+          signal: abortSignal,
+        }),
+      toModelOutput: ({ output }) =>
+        output.isError
+          ? { type: "error-text", value: output.content }
+          : { type: "text", value: output.content },
+    }) as AiSdkFsTool;
+  }
+  return set;
+}

@@ -1,0 +1,117 @@
+/**
+ * The tools for LangChain.js (`npm:@langchain/core`), for `model.bindTools`, LangGraph's
+ * `ToolNode` or `createAgent`: `toLangChainTools(tools)` gives one `StructuredTool` per tool
+ * with the wiring that is easy to get wrong done once:
+ *
+ * - a failure comes back as a `ToolMessage` with `status: "error"` whose content is toolfs's
+ *   `Error: …` text, not as a success, and not wrapped in LangGraph's generic error prompt;
+ * - LangChain does not validate the arguments first (its message, "Received tool input did
+ *   not match expected schema", would pre-empt toolfs's, which names the argument and suggests
+ *   a fix), yet the model is bound to exactly toolfs's JSON Schemas;
+ * - the content is exactly the tool's text; the whole result (value or error code) is the
+ *   message's `artifact`, for the host;
+ * - the call's `signal` cancels the tool call.
+ *
+ * Invoked with a tool call (`{ type: "tool_call", id, name, args }`, as `ToolNode` does), a
+ * tool returns a `ToolMessage`; invoked with plain arguments, it returns the text.
+ *
+ * @example Ten lines to an agent
+ * ```ts ignore
+ * import { createAgent } from "langchain";
+ * import { createFsTools, LocalFileSystem, systemPrompt } from "@toolfs/fs";
+ * import { toLangChainTools } from "@toolfs/fs/langchain";
+ *
+ * const fsTools = createFsTools({ fs: new LocalFileSystem({ roots: ["./workspace"] }) });
+ * const agent = createAgent({
+ *   model: "openai:gpt-5",
+ *   tools: toLangChainTools(fsTools, { session: {} }),
+ *   systemPrompt: systemPrompt(fsTools.definitions),
+ * });
+ * await agent.invoke({ messages: [{ role: "user", content: "Fix the typo in README.md" }] });
+ * ```
+ *
+ * @module
+ */
+
+import { ToolMessage } from "@langchain/core/messages";
+import { DynamicStructuredTool } from "@langchain/core/tools";
+import type { FsToolDefinition, FsTools, ToolInputSchema } from "../mod.ts";
+
+/** Options of {@linkcode toLangChainTools}. */
+export interface LangChainToolsOptions {
+  /**
+   * The read-before-write session (C5): one per agent conversation.
+   * @default {the tools' default session}
+   */
+  session?: object;
+  /** The session directory for every call (relative resolves against the tools' `cwd`). */
+  cwd?: string;
+}
+
+/**
+ * The tools as LangChain structured tools, one per `tools.definitions` (so tools added later
+ * appear automatically).
+ *
+ * @param tools The tools, from `createFsTools`.
+ * @param options The session and session directory.
+ * @returns The tools, in definition order.
+ *
+ * @example
+ * ```ts ignore
+ * import { createFsTools, LocalFileSystem } from "@toolfs/fs";
+ * import { toLangChainTools } from "@toolfs/fs/langchain";
+ *
+ * const tools = toLangChainTools(createFsTools({ fs: new LocalFileSystem({ roots: ["."] }) }));
+ * const message = await tools[1].invoke({
+ *   type: "tool_call",
+ *   id: "call_1",
+ *   name: "read",
+ *   args: { file_path: "README.md" },
+ * });
+ * ```
+ */
+export function toLangChainTools(
+  tools: FsTools,
+  options: LangChainToolsOptions = {},
+): DynamicStructuredTool[] {
+  return tools.definitions.map((definition) =>
+    new DynamicStructuredTool({
+      name: definition.name,
+      description: definition.description,
+      schema: unvalidated(definition),
+      func: async (input: unknown, _runManager, config): Promise<string | ToolMessage> => {
+        const result = await tools.execute(definition.name, input, {
+          session: options.session,
+          cwd: options.cwd,
+          signal: config?.signal,
+        });
+        const id = (config as { toolCall?: { id?: string } } | undefined)?.toolCall?.id;
+        if (typeof id !== "string") return result.content;
+        return new ToolMessage({
+          content: result.content,
+          tool_call_id: id,
+          name: definition.name,
+          status: result.isError ? "error" : "success",
+          artifact: result,
+        });
+      },
+    })
+  );
+}
+
+/**
+ * The tool's JSON Schema as a Standard JSON Schema: LangChain sends `jsonSchema.input()` to
+ * the model, and its own validator, seeing no JSON Schema keywords, accepts any arguments,
+ * which toolfs then checks itself.
+ */
+function unvalidated(definition: FsToolDefinition): Record<string, unknown> {
+  const schema = (): ToolInputSchema => structuredClone(definition.inputSchema);
+  return {
+    "~standard": {
+      version: 1,
+      vendor: "toolfs",
+      validate: (value: unknown) => ({ value }),
+      jsonSchema: { input: schema, output: schema },
+    },
+  };
+}

@@ -1,0 +1,91 @@
+/**
+ * The tools for the OpenAI Agents SDK (`npm:@openai/agents`): `toOpenAIAgentsTools(tools)`
+ * gives one function tool per tool with the wiring that is easy to get wrong done once:
+ *
+ * - strict schemas (every property required, the optional ones nullable, which toolfs treats
+ *   as absent), built by the same converter as `toOpenAIResponsesTools(…, { strict: true })`;
+ * - the output is exactly toolfs's text, a failure included (`Error: …`), never the SDK's
+ *   generic "An error occurred" message;
+ * - the run's abort signal cancels the tool call.
+ *
+ * The tools are built with `@openai/agents-core`, the package `@openai/agents` re-exports (its
+ * `Agent` takes them as they are), so this module does not load the realtime and OpenAI-client
+ * parts of the SDK.
+ *
+ * @example Ten lines to an agent
+ * ```ts ignore
+ * import { Agent, run } from "@openai/agents";
+ * import { createFsTools, LocalFileSystem, systemPrompt } from "@toolfs/fs";
+ * import { toOpenAIAgentsTools } from "@toolfs/fs/openai-agents";
+ *
+ * const fsTools = createFsTools({ fs: new LocalFileSystem({ roots: ["./workspace"] }) });
+ * const agent = new Agent({
+ *   name: "Editor",
+ *   instructions: systemPrompt(fsTools.definitions),
+ *   tools: toOpenAIAgentsTools(fsTools, { session: {} }),
+ * });
+ * const result = await run(agent, "Fix the typo in README.md");
+ * ```
+ *
+ * @module
+ */
+
+import { type FunctionTool, tool } from "@openai/agents-core";
+import type { FsTools, ToolInputSchema } from "../mod.ts";
+import { toOpenAIResponsesTools } from "../formats.ts";
+
+/** Options of {@linkcode toOpenAIAgentsTools}. */
+export interface OpenAIAgentsToolsOptions {
+  /**
+   * The read-before-write session (C5): one per agent conversation.
+   * @default {the tools' default session}
+   */
+  session?: object;
+  /** The session directory for every call (relative resolves against the tools' `cwd`). */
+  cwd?: string;
+}
+
+/** A function tool of the Agents SDK whose output is toolfs's text. */
+export type OpenAIAgentsFsTool = FunctionTool<unknown, ToolInputSchema, string>;
+
+/**
+ * The tools as OpenAI Agents SDK function tools with strict schemas, one per
+ * `tools.definitions` (so tools added later appear automatically).
+ *
+ * @param tools The tools, from `createFsTools`.
+ * @param options The session and session directory.
+ * @returns The tools, in definition order.
+ *
+ * @example
+ * ```ts ignore
+ * import { Agent } from "@openai/agents";
+ * import { createFsTools, LocalFileSystem } from "@toolfs/fs";
+ * import { toOpenAIAgentsTools } from "@toolfs/fs/openai-agents";
+ *
+ * const fsTools = createFsTools({ fs: new LocalFileSystem({ roots: ["."] }) });
+ * const agent = new Agent({ name: "Reader", tools: toOpenAIAgentsTools(fsTools) });
+ * ```
+ */
+export function toOpenAIAgentsTools(
+  tools: FsTools,
+  options: OpenAIAgentsToolsOptions = {},
+): OpenAIAgentsFsTool[] {
+  const strict = toOpenAIResponsesTools(tools.definitions, { strict: true });
+  return tools.definitions.map((definition) => {
+    const parameters = strict.find((t) => t.name === definition.name)!.parameters;
+    return tool({
+      name: definition.name,
+      description: definition.description,
+      parameters,
+      strict: true,
+      execute: async (input, _context, details): Promise<string> => {
+        const result = await tools.execute(definition.name, input, {
+          session: options.session,
+          cwd: options.cwd,
+          signal: details?.signal,
+        });
+        return result.content;
+      },
+    }) as OpenAIAgentsFsTool;
+  });
+}

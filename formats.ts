@@ -1,0 +1,22 @@
+/**
+ * The tool definitions in the shapes model APIs and protocols expect: OpenAI Chat Completions
+ * and Responses, Anthropic Messages, and the Model Context Protocol (tools and call results).
+ *
+ * @example Hand the tools to an OpenAI-style API
+ * ```ts
+ * import { createFsTools, LocalFileSystem } from "@toolfs/fs";
+ * import { toAnthropicTools, toOpenAITools } from "@toolfs/fs/formats";
+ * import assert from "node:assert/strict";
+ *
+ * const workspace = await Deno.makeTempDir();
+ * const tools = createFsTools({ fs: new LocalFileSystem({ roots: [workspace] }) });
+ * const openai = toOpenAITools(tools.definitions, { strict: true });
+ * assert.deepEqual(openai.map((tool) => tool.function.name), ["list", "read", "write", "edit"]);
+ * assert.equal(toAnthropicTools(tools.definitions)[1].input_schema.type, "object");
+ * await Deno.remove(workspace);
+ * ```
+ *
+ * @module
+ */
+
+export * from "./src/present/formats.ts";

@@ -1,0 +1,262 @@
+/**
+ * The command line of `toolfs` (the CLI): global options before the tool name, the tool's
+ * arguments after it, as one JSON object, as `--name value` flags or as positionals that fill
+ * the tool's schema properties in order. Pure: no I/O.
+ *
+ * @module
+ */
+
+import type { FsToolDefinition } from "../types.ts";
+
+/** A root from the command line, as given (relative paths not yet resolved). */
+export interface CliRoot {
+  /** The directory. */
+  path: string;
+  /** `false` for `--read-only`. */
+  write: boolean;
+}
+
+/** A parsed command line that runs a tool. */
+export interface CliRun {
+  /** Always `run`. */
+  kind: "run";
+  /** The roots in the order given; empty when none was given. */
+  roots: CliRoot[];
+  /** The `--config` JSON, parsed. */
+  config: Record<string, unknown>;
+  /** `--json`: print the whole result. */
+  json: boolean;
+  /** `--tokens`: token counts on stderr. */
+  tokens: boolean;
+  /** `--session FILE`. */
+  session?: string;
+  /** `--no-policy`: writes and edits are unconditional. */
+  policy: boolean;
+  /** The tool name. */
+  tool: string;
+  /** The tokens after the tool name: its arguments, for {@linkcode parseToolArgs}. */
+  rest: string[];
+}
+
+/** A tool's arguments from the command line. */
+export interface CliToolArgs {
+  /** The arguments; a value {@linkcode STDIN} is to be replaced by standard input. */
+  args: Record<string, unknown>;
+  /** The argument read from standard input (`-`), if any: `""` for the JSON object itself. */
+  stdinKey?: string;
+  /** Flag options given after the tool name (`json`, `tokens`, `no-policy`, `help`). */
+  flags: string[];
+}
+
+/** What a command line asks for. */
+export type CliCommand = CliRun | { kind: "help" } | { kind: "usage"; problem: string };
+
+/** The usage text of the CLI (printed by `--help` and after a usage error). */
+export function cliUsage(definitions: readonly FsToolDefinition[]): string {
+  const tools = definitions.map((d) => {
+    const props = Object.keys(d.inputSchema.properties).map((p) =>
+      d.inputSchema.required.includes(p) ? `<${p}>` : `[${p}]`
+    );
+    return `  ${[d.name, ...props].join(" ").padEnd(44)} ${d.description}`;
+  }).join("\n");
+  return `usage: toolfs [--root DIR]... [--read-only DIR]... [--config JSON] [--session FILE]
+              [--no-policy] [--json] [--tokens] <tool> [JSON | ARG... | --name value...]
+
+Runs one toolfs tool and prints exactly the text the model would see.
+
+tools (positional arguments fill the properties in this order):
+${tools}
+
+options:
+  --root DIR        a readable and writable root (repeatable); default: the current directory
+                    (read-only when Deno has no write permission for it)
+  --read-only DIR   a root that is never written (repeatable)
+  --config JSON     caps, e.g. '{"readLimit":200}'
+  --session FILE    keep read observations in FILE between runs, so a later write or edit
+                    of a file read earlier is allowed
+  --no-policy       writes and edits need no earlier read
+  --json            print the whole result (content, isError, value or error) as JSON
+  --tokens          print the text's token counts (DeepSeek V3, o200k) on stderr
+  -h, --help        this text
+
+tool arguments: one JSON object ('{"file_path":"a.ts","limit":20}'), '-' to read that object
+from stdin, or --name value flags (--replace_all alone means true); a flag value '-' is read
+from stdin.
+
+exit status: 0 the tool succeeded, 1 the tool failed (its Error: text is printed),
+2 the tool did not run (usage, options, roots, session file).`;
+}
+
+const VALUE_OPTIONS = new Set(["root", "read-only", "config", "session"]);
+const FLAG_OPTIONS = new Set(["json", "tokens", "no-policy", "help"]);
+
+/**
+ * Parses the options before the tool name.
+ *
+ * @param argv The arguments after the program name.
+ * @returns What to do; for a run, the tokens after the tool name are left in `rest`.
+ */
+export function parseCli(argv: readonly string[]): CliCommand {
+  const run: CliRun = {
+    kind: "run",
+    roots: [],
+    config: {},
+    json: false,
+    tokens: false,
+    policy: true,
+    tool: "",
+    rest: [],
+  };
+  let i = 0;
+  for (; i < argv.length; i++) {
+    const token = argv[i];
+    if (token === "--") {
+      i++;
+      break;
+    }
+    if (token === "-h") return { kind: "help" };
+    if (!token.startsWith("--")) break;
+    const eq = token.indexOf("=");
+    const name = token.slice(2, eq === -1 ? undefined : eq);
+    if (FLAG_OPTIONS.has(name)) {
+      if (eq !== -1) return { kind: "usage", problem: `option --${name} takes no value` };
+      if (name === "help") return { kind: "help" };
+      if (name === "json") run.json = true;
+      if (name === "tokens") run.tokens = true;
+      if (name === "no-policy") run.policy = false;
+      continue;
+    }
+    if (!VALUE_OPTIONS.has(name)) {
+      return { kind: "usage", problem: `unknown option ${JSON.stringify(token)}` };
+    }
+    let value: string;
+    if (eq !== -1) value = token.slice(eq + 1);
+    else if (i + 1 < argv.length) value = argv[++i];
+    else return { kind: "usage", problem: `option --${name} needs a value` };
+    if (name === "root" || name === "read-only") {
+      if (value === "") return { kind: "usage", problem: `option --${name} needs a directory` };
+      run.roots.push({ path: value, write: name === "root" });
+    } else if (name === "session") {
+      if (value === "") return { kind: "usage", problem: "option --session needs a file" };
+      run.session = value;
+    } else {
+      const config = parseObject(value);
+      if (typeof config === "string") return { kind: "usage", problem: `--config: ${config}` };
+      run.config = config;
+    }
+  }
+  if (i >= argv.length) return { kind: "usage", problem: "no tool given" };
+  run.tool = argv[i++];
+  run.rest = argv.slice(i);
+  return run;
+}
+
+/** The value that marks an argument to be read from standard input. */
+export const STDIN: unique symbol = Symbol("stdin");
+
+/**
+ * Parses a tool's arguments: a JSON object (or `-`, that object from stdin) first, then
+ * `--name value` flags and positionals, which fill the schema's properties in order. A flag or
+ * positional value is converted to the property's type when it reads as one (`--limit 5` is
+ * the number 5); anything else is passed as text, for the tool to judge.
+ *
+ * @param tokens The tokens after the tool name.
+ * @param definition The tool's definition, from `tools.definitions`.
+ * @returns The arguments, or the usage problem.
+ *
+ * @example
+ * ```ts ignore
+ * parseToolArgs(["README.md", "--limit", "5"], readDefinition);
+ * // { args: { file_path: "README.md", limit: 5 } }
+ * ```
+ */
+export function parseToolArgs(
+  tokens: readonly string[],
+  definition: FsToolDefinition,
+): CliToolArgs | string {
+  const properties = definition.inputSchema.properties;
+  const names = Object.keys(properties);
+  let args: Record<string, unknown> = {};
+  const flags: Record<string, unknown> = {};
+  let stdinKey: string | undefined;
+  const fromStdin = (key: string): typeof STDIN | string => {
+    if (stdinKey !== undefined) return "only one argument can be read from stdin ('-')";
+    stdinKey = key;
+    return STDIN;
+  };
+  let positional = 0;
+  const globals: string[] = [];
+  for (let i = 0; i < tokens.length; i++) {
+    const token = tokens[i];
+    if (token.startsWith("--") && token.length > 2) {
+      const eq = token.indexOf("=");
+      const raw = token.slice(2, eq === -1 ? undefined : eq);
+      const snake = raw.replaceAll("-", "_");
+      const key = raw in properties || !(snake in properties) ? raw : snake;
+      if (!(key in properties) && eq === -1 && FLAG_OPTIONS.has(raw)) {
+        globals.push(raw);
+        continue;
+      }
+      const type = properties[key]?.type;
+      let value: unknown;
+      if (eq !== -1) value = token.slice(eq + 1);
+      else if (type === "boolean" || i + 1 >= tokens.length) value = true;
+      else value = tokens[++i];
+      if (value === "-") {
+        const marker = fromStdin(key);
+        if (typeof marker === "string") return marker;
+        value = marker;
+      } else if (typeof value === "string") value = typed(value, type);
+      flags[key] = value;
+      continue;
+    }
+    if (i === 0 && (token === "-" || token.trimStart().startsWith("{"))) {
+      if (token === "-") {
+        fromStdin("");
+        continue;
+      }
+      const object = parseObject(token);
+      if (typeof object === "string") return `${definition.name} arguments: ${object}`;
+      args = object;
+      continue;
+    }
+    while (positional < names.length && (names[positional] in flags || names[positional] in args)) {
+      positional++;
+    }
+    if (positional >= names.length) {
+      return `too many arguments for ${definition.name}: ${JSON.stringify(token)} (it takes ${
+        names.join(", ")
+      })`;
+    }
+    const key = names[positional++];
+    if (token === "-") {
+      const marker = fromStdin(key);
+      if (typeof marker === "string") return marker;
+      flags[key] = marker;
+    } else flags[key] = typed(token, properties[key]?.type);
+  }
+  return { args: { ...args, ...flags }, stdinKey, flags: globals };
+}
+
+/** A flag's text as the property's JSON type, when it reads as one; else the text itself. */
+function typed(text: string, type: unknown): unknown {
+  if ((type === "integer" || type === "number") && /^-?\d+(\.\d+)?$/.test(text)) {
+    return Number(text);
+  }
+  if (type === "boolean" && (text === "true" || text === "false")) return text === "true";
+  return text;
+}
+
+/** A JSON object, or the reason the text is not one. */
+function parseObject(text: string): Record<string, unknown> | string {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (error) {
+    return `not valid JSON: ${error instanceof Error ? error.message : String(error)}`;
+  }
+  if (typeof value !== "object" || value === null || Array.isArray(value)) {
+    return `expected a JSON object: got ${JSON.stringify(text)}`;
+  }
+  return value as Record<string, unknown>;
+}

@@ -1,0 +1,119 @@
+/**
+ * The gate in front of the MCP server's HTTP endpoint (C13.3): the listen address, DNS
+ * rebinding protection (`Host` and `Origin` must name the bound host or loopback) and the
+ * bearer token. SDK-free.
+ *
+ * @module
+ */
+
+/** Where the HTTP server listens. */
+export interface ListenAddress {
+  /** Host name or IP address. */
+  hostname: string;
+  /** TCP port; 0 picks a free one. */
+  port: number;
+}
+
+const LOOPBACK_NAMES = ["localhost", "127.0.0.1", "::1"];
+
+/**
+ * Parses `--http [host:]port` (`8080`, `127.0.0.1:8080`, `[::1]:8080`, `0.0.0.0:8080`); the
+ * default host is 127.0.0.1.
+ *
+ * @param text The option's value.
+ * @returns The address, or a problem to print.
+ */
+export function parseListen(text: string): ListenAddress | { problem: string } {
+  const match = /^(?:(\[[0-9a-fA-F:.]+\]|[^:\s]+):)?(\d{1,5})$/.exec(text.trim());
+  const port = match ? Number(match[2]) : NaN;
+  if (!match || port > 65535) {
+    return { problem: `--http ${JSON.stringify(text)}: expected [host:]port, e.g. 127.0.0.1:8080` };
+  }
+  const host = match[1] ?? "127.0.0.1";
+  return { hostname: host.startsWith("[") ? host.slice(1, -1) : host, port };
+}
+
+/** Whether a host name or address is the loopback interface. */
+export function isLoopback(hostname: string): boolean {
+  const name = hostname.toLowerCase();
+  return LOOPBACK_NAMES.includes(name) || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(name);
+}
+
+/** Options of {@linkcode guardRequest}. */
+export interface GuardOptions {
+  /** The host names a request may name in `Host` and `Origin` besides loopback. */
+  hostnames: readonly string[];
+  /** The bearer token every request needs, or `null` for none (`--no-auth`). */
+  token: string | null;
+}
+
+/**
+ * Checks one request: 403 when its `Host` or `Origin` names another host (DNS rebinding), 401
+ * when the bearer token is missing or wrong; `null` when it may pass.
+ *
+ * @param request The request.
+ * @param options Allowed host names and the token.
+ * @returns The refusal to send, or `null`.
+ */
+export function guardRequest(request: Request, options: GuardOptions): Response | null {
+  const allowed = (name: string | null): boolean => {
+    if (name === null) return false;
+    const lower = name.toLowerCase();
+    return isLoopback(lower) || options.hostnames.some((h) => h.toLowerCase() === lower);
+  };
+  const host = request.headers.get("host");
+  if (host === null || !allowed(hostnameOf(host))) {
+    return refusal(403, `forbidden: Host ${JSON.stringify(host ?? "")} is not this server`);
+  }
+  const origin = request.headers.get("origin");
+  if (origin !== null && !allowed(originHostname(origin))) {
+    return refusal(403, `forbidden: Origin ${JSON.stringify(origin)} is not this server`);
+  }
+  if (options.token !== null) {
+    const given = /^Bearer\s+(\S+)\s*$/i.exec(request.headers.get("authorization") ?? "")?.[1];
+    if (given === undefined || !sameToken(given, options.token)) {
+      const response = refusal(401, "unauthorized: missing or wrong bearer token");
+      response.headers.set("www-authenticate", 'Bearer realm="toolfs"');
+      return response;
+    }
+  }
+  return null;
+}
+
+/** A fresh URL-safe token of 256 random bits. */
+export function generateToken(): string {
+  const bytes = crypto.getRandomValues(new Uint8Array(32));
+  return btoa(String.fromCharCode(...bytes)).replaceAll("+", "-").replaceAll("/", "_")
+    .replace(/=+$/, "");
+}
+
+/** The host name of a `Host` header value (`example.com:80`, `[::1]:8080`). */
+function hostnameOf(host: string): string | null {
+  const match = /^(\[[0-9a-fA-F:.]+\]|[^:\[\]\s]+)(?::\d*)?$/.exec(host.trim());
+  if (!match) return null;
+  return match[1].startsWith("[") ? match[1].slice(1, -1) : match[1];
+}
+
+function originHostname(origin: string): string | null {
+  try {
+    const hostname = new URL(origin).hostname;
+    return hostname.startsWith("[") ? hostname.slice(1, -1) : hostname || null;
+  } catch {
+    return null;
+  }
+}
+
+/** Compares in time independent of where the strings differ. */
+function sameToken(a: string, b: string): boolean {
+  const x = new TextEncoder().encode(a);
+  const y = new TextEncoder().encode(b);
+  let diff = x.length ^ y.length;
+  for (let i = 0; i < Math.max(x.length, y.length); i++) diff |= (x[i] ?? 0) ^ (y[i] ?? 0);
+  return diff === 0;
+}
+
+function refusal(status: number, message: string): Response {
+  return Response.json({ jsonrpc: "2.0", id: null, error: { code: -32000, message } }, {
+    status,
+  });
+}

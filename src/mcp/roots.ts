@@ -1,0 +1,99 @@
+/**
+ * Which roots the MCP server works on (C13.2): the command line's, the client's, or the
+ * client's that lie inside the command line's. SDK-free.
+ *
+ * @module
+ */
+
+import { fileURLToPath } from "node:url";
+import { sep } from "node:path";
+
+/** A root with its access, on a real path. */
+export interface RootInForce {
+  /** The root's real path. */
+  path: string;
+  /** Whether the tools may write under it. */
+  write: boolean;
+}
+
+/** Where the roots in force came from. */
+export type RootsSource = "command line" | "client";
+
+/**
+ * The roots in force. Without command-line roots, the client's (all writable). With them, each
+ * client root inside one takes the access of the most specific command-line root containing it;
+ * when no client root lies inside any, the command-line roots.
+ *
+ * @param cli The command-line roots, real paths.
+ * @param client The client's roots as real paths, or `null` when the client gives none.
+ * @returns The roots and where they came from.
+ */
+export function rootsInForce(
+  cli: readonly RootInForce[],
+  client: readonly string[] | null,
+): { roots: RootInForce[]; source: RootsSource } {
+  if (client === null) return { roots: [...cli], source: "command line" };
+  if (cli.length === 0) {
+    return { roots: unique(client).map((path) => ({ path, write: true })), source: "client" };
+  }
+  const inside: RootInForce[] = [];
+  for (const path of unique(client)) {
+    let best: RootInForce | undefined;
+    for (const root of cli) {
+      if (contains(root.path, path) && (!best || root.path.length > best.path.length)) best = root;
+    }
+    if (best) inside.push({ path, write: best.write });
+  }
+  return inside.length > 0
+    ? { roots: inside, source: "client" }
+    : { roots: [...cli], source: "command line" };
+}
+
+/**
+ * The local paths of a `roots/list` answer: `file:` URIs only, each resolved to its real path;
+ * a root that is not a `file:` URI or is not an existing directory is left out (and reported).
+ *
+ * @param uris The `uri` of each root the client listed.
+ * @returns The directories, and a note for each root left out.
+ */
+export async function clientRootPaths(
+  uris: readonly string[],
+): Promise<{ paths: string[]; skipped: string[] }> {
+  const paths: string[] = [];
+  const skipped: string[] = [];
+  for (const uri of uris) {
+    let path: string;
+    try {
+      path = fileURLToPath(uri);
+    } catch {
+      skipped.push(`${JSON.stringify(uri)}: not a file: URI`);
+      continue;
+    }
+    try {
+      const real = await Deno.realPath(path);
+      if (!(await Deno.stat(real)).isDirectory) {
+        skipped.push(`${JSON.stringify(path)}: not a directory`);
+        continue;
+      }
+      paths.push(real);
+    } catch (error) {
+      skipped.push(
+        `${JSON.stringify(path)}: ${
+          error instanceof Deno.errors.NotFound ? "does not exist" : (
+            error instanceof Error ? error.message : String(error)
+          )
+        }`,
+      );
+    }
+  }
+  return { paths, skipped };
+}
+
+/** Whether `path` is `root` or lies under it (separator-aware). */
+function contains(root: string, path: string): boolean {
+  return path === root || path.startsWith(root.endsWith(sep) ? root : root + sep);
+}
+
+function unique(paths: readonly string[]): string[] {
+  return [...new Set(paths)];
+}

@@ -1,0 +1,79 @@
+// From thrown values to contract errors (CONTRACT C7.1). Private to src/provider/local.
+
+import { FsError } from "../../fs_error.ts";
+import { isMissing } from "./_stat.ts";
+
+export function osMessage(error: unknown): string {
+  let text: string;
+  try {
+    text = String(error instanceof Error ? error.message : error);
+  } catch {
+    text = "unknown error"; // an object that cannot be made a string
+  }
+  // Deno appends ": <syscall> '<path>'"; the path is the tool's to show, not the OS's.
+  return text.replace(/(\(os error \d+\)).*$/s, "$1");
+}
+
+/** Deno's error classes by the `code` of a `node:fs` error (the temporary file's calls). */
+const NODE_CODES: Record<string, new (message: string) => Error> = {
+  ENOENT: Deno.errors.NotFound,
+  ENOTDIR: Deno.errors.NotADirectory,
+  EACCES: Deno.errors.PermissionDenied,
+  EPERM: Deno.errors.PermissionDenied,
+  EISDIR: Deno.errors.IsADirectory,
+  EEXIST: Deno.errors.AlreadyExists,
+};
+
+/**
+ * A `node:fs` error (`EACCES: permission denied, open '<path>'`) as the Deno error it stands
+ * for, with Deno's message form (`Permission denied (os error 13)`) and no path; anything else
+ * unchanged.
+ */
+function fromNodeError(error: unknown): unknown {
+  if (!(error instanceof Error) || error instanceof Deno.errors.NotCapable) return error;
+  const { code, errno } = error as Error & { code?: unknown; errno?: unknown };
+  if (typeof code !== "string" || typeof errno !== "number" || !/^E[A-Z]+$/.test(code)) {
+    return error;
+  }
+  const described = /^E[A-Z]+: ([^,]*)/.exec(error.message)?.[1] ?? code;
+  const message = `${described.charAt(0).toUpperCase()}${described.slice(1)} (os error ${
+    Math.abs(errno)
+  })`;
+  const Class = NODE_CODES[code] ?? Error;
+  return new Class(message);
+}
+
+/** Runs `task`, turning every failure into an `FsError` with a contract code. */
+export async function guard<T>(task: () => Promise<T>, signal?: AbortSignal): Promise<T> {
+  try {
+    signal?.throwIfAborted();
+    return await task();
+  } catch (error) {
+    throw toFsError(error, signal);
+  }
+}
+
+/**
+ * Maps a thrown value to an `FsError`: aborts, Deno's error classes, anything else as I/O.
+ *
+ * @param error What was thrown.
+ * @param signal The call's signal, to recognize an abort.
+ * @returns The equivalent `FsError`.
+ */
+export function toFsError(error: unknown, signal?: AbortSignal): FsError {
+  if (error instanceof FsError) return error;
+  error = fromNodeError(error);
+  if (signal?.aborted || (error instanceof DOMException && error.name === "AbortError")) {
+    return new FsError("FS_ABORTED", { cause: error });
+  }
+  if (isMissing(error)) {
+    return new FsError("FS_NOT_FOUND", { cause: error });
+  }
+  if (error instanceof Deno.errors.PermissionDenied || error instanceof Deno.errors.NotCapable) {
+    return new FsError("FS_PERMISSION_DENIED", { cause: error });
+  }
+  if (error instanceof Deno.errors.IsADirectory) {
+    return new FsError("FS_NOT_REGULAR_FILE", { cause: error });
+  }
+  return new FsError("FS_IO_ERROR", { detail: osMessage(error), cause: error });
+}

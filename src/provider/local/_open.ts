@@ -1,0 +1,109 @@
+// Opening files of the local provider: verified opens (the open file is the checked one,
+// inside a root) and the locked read of a file about to be replaced. Private to
+// src/provider/local.
+
+import { FsError } from "../../fs_error.ts";
+import type { FsPrecondition } from "../fs_provider.ts";
+import type { Containment } from "./_containment.ts";
+import { readAll } from "./_read.ts";
+import { closeQuietly } from "./_stat.ts";
+import type { Versioner } from "./_version.ts";
+
+/** How long a lock wait sleeps between tries at most (C7.2: an abort is seen within it). */
+const LOCK_POLL_MAX_MS = 20;
+
+/**
+ * Opens a regular file for reading and verifies that the open file is the one at `path`,
+ * inside a root (no parent was swapped for a link between the check and the open).
+ */
+export async function openVerified(
+  c: Containment,
+  path: string,
+  signal?: AbortSignal,
+  write = false,
+): Promise<Deno.FsFile> {
+  for (let attempt = 0;; attempt++) {
+    signal?.throwIfAborted();
+    const info = await Deno.stat(path);
+    if (!info.isFile) throw new FsError("FS_NOT_REGULAR_FILE"); // never open a FIFO
+    const file = await Deno.open(path, { read: true });
+    try {
+      const opened = await file.stat();
+      if (opened.isFile && c.isInside(path, opened, write)) return file;
+    } catch (error) {
+      file.close();
+      throw error;
+    }
+    file.close();
+    // A concurrent writer replacing the file also fails the check: try again, a few times.
+    if (attempt >= 9) {
+      const real = await Deno.realPath(path).catch(() => path);
+      if (!c.rootOf(real)) throw new FsError("FS_OUTSIDE_ROOT");
+      throw new FsError("FS_IO_ERROR", { detail: "the file was replaced while being opened" });
+    }
+  }
+}
+
+/**
+ * Opens the current file at `path`, takes an exclusive advisory lock on it (serializing
+ * toolfs processes too), reads it and checks the precondition against its version. The caller
+ * keeps the file open, and so locked, until its replacement is committed.
+ */
+export async function readCurrent(
+  c: Containment,
+  versions: Versioner,
+  path: string,
+  precondition: FsPrecondition,
+  signal?: AbortSignal,
+): Promise<{ bytes: Uint8Array; info: Deno.FileInfo; held: Deno.FsFile }> {
+  for (let attempt = 0;; attempt++) {
+    const file = await openVerified(c, path, signal, true);
+    try {
+      await lockAbortably(file, signal);
+      const info = await file.stat();
+      // Another process may have replaced the file while we waited for the lock: lock the
+      // new one. (Busy writers can win this race a few times in a row; give up only after
+      // many rounds.)
+      if (!(c.isInside(path, info, true))) {
+        if (attempt >= 100) throw new FsError("FS_STALE");
+        file.close();
+        continue;
+      }
+      const bytes = await readAll(file, info.size, signal);
+      if (precondition.kind === "version") {
+        const version = await versions.version(info, bytes, file);
+        if (version !== precondition.version) throw new FsError("FS_STALE");
+      }
+      return { bytes, info, held: file };
+    } catch (error) {
+      closeQuietly(file);
+      throw error;
+    }
+  }
+}
+
+/**
+ * Takes an exclusive advisory lock on `file`, waiting for other holders (other processes
+ * included) as long as it takes, yet giving up within {@linkcode LOCK_POLL_MAX_MS} of an abort
+ * (C7.2). Polls `tryLock`, so a blocked `flock` never pins a thread the abort cannot reach.
+ */
+async function lockAbortably(file: Deno.FsFile, signal?: AbortSignal): Promise<void> {
+  for (let wait = 1;; wait = Math.min(wait * 2, LOCK_POLL_MAX_MS)) {
+    signal?.throwIfAborted();
+    if (await file.tryLock(true)) return;
+    await sleep(wait, signal);
+  }
+}
+
+/** Resolves after `ms`, or at once when `signal` aborts. */
+function sleep(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => {
+      clearTimeout(timer);
+      signal?.removeEventListener("abort", done);
+      resolve();
+    };
+    const timer = setTimeout(done, ms);
+    signal?.addEventListener("abort", done, { once: true });
+  });
+}

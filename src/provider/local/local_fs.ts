@@ -1,0 +1,327 @@
+/**
+ * The Deno file system behind the tools: roots resolved once, containment on real paths,
+ * identity checked after every open, atomic replacement, per-file serialization. The pieces
+ * live beside this file, one concern each: `_containment.ts` (roots, real paths, descriptor
+ * and path checks), `_open.ts` (verified opens, the locked read before a replacement),
+ * `_read.ts`, `_read_dir.ts`, `_version.ts`, `_parents.ts` (missing parents), `_replace.ts`
+ * (the temporary file, the rename, the stale-file sweep), `_fd_paths.ts` (/proc/self/fd),
+ * `_errors.ts` and `_stat.ts` (the one `*OrNull` rule). ARCHITECTURE.md walks the write path.
+ *
+ * @module
+ */
+
+import { basename, dirname, resolve as resolvePath } from "node:path";
+import { FsError } from "../../fs_error.ts";
+import type { FsDirEntry } from "../../render/list_render.ts";
+import type {
+  FsCallOptions,
+  FsEditFunction,
+  FsEditOutcome,
+  FsFileContent,
+  FsMutationOptions,
+  FsProvider,
+  FsReadHandle,
+  FsResolveOptions,
+  FsRootInfo,
+  FsSearchReadOptions,
+  FsStat,
+  FsTarget,
+  FsWriteOutcome,
+} from "../fs_provider.ts";
+import { readDirEntries } from "./_read_dir.ts";
+import { Containment, type RootSpec } from "./_containment.ts";
+import { guard } from "./_errors.ts";
+import { openVerified, readCurrent } from "./_open.ts";
+import { ensureParent } from "./_parents.ts";
+import { chunksOf, readAll } from "./_read.ts";
+import { Replacer } from "./_replace.ts";
+import { closeQuietly, statOrNull } from "./_stat.ts";
+import { identityKey, Versioner } from "./_version.ts";
+import { searchChunks, searchListDir } from "./_search.ts";
+
+export type { RootSpec } from "./_containment.ts";
+export { toFsError } from "./_errors.ts";
+
+/** Options of {@linkcode LocalFileSystem}. */
+export interface LocalFileSystemOptions {
+  /** The roots every path must lie in. At least one. */
+  roots: readonly RootSpec[];
+  /**
+   * Bytes per chunk of a streamed read.
+   * @default {1048576}
+   */
+  chunkSize?: number;
+  /**
+   * Files up to this size are versioned by a digest of their whole content; larger ones by a
+   * digest of their first and last 256 KiB (CONTRACT C5.7).
+   * @default {10485760}
+   */
+  fullDigestMaxSize?: number;
+}
+
+const encoder = new TextEncoder();
+
+/**
+ * The Deno implementation of {@linkcode FsProvider}.
+ *
+ * @example Two roots, one read-only
+ * ```ts ignore
+ * import { LocalFileSystem } from "./local_fs.ts";
+ *
+ * const fs = new LocalFileSystem({ roots: ["./workspace", { path: "/usr/share/doc", write: false }] });
+ * console.log(fs.roots);
+ * ```
+ */
+export class LocalFileSystem implements FsProvider {
+  /** The roots as real paths, in the order given. */
+  readonly roots: readonly FsRootInfo[];
+  #c: Containment;
+  #versions: Versioner;
+  #replacer: Replacer;
+  #chunkSize: number;
+
+  /**
+   * Resolves every root to its real path and checks Deno's permissions for it.
+   *
+   * @param options The roots and tuning.
+   * @throws {Error} When a root is missing, not a directory, or lacks a permission grant.
+   */
+  constructor(options: LocalFileSystemOptions) {
+    const specs = options?.roots;
+    if (!Array.isArray(specs) || specs.length === 0) {
+      throw new TypeError("LocalFileSystem needs at least one root: got none");
+    }
+    this.#c = new Containment(specs);
+    this.roots = this.#c.roots;
+    this.#chunkSize = options.chunkSize ?? 1 << 20;
+    this.#versions = new Versioner(options.fullDigestMaxSize ?? 10 * 1024 * 1024);
+    this.#replacer = new Replacer(this.#c, this.#versions);
+  }
+
+  /** {@inheritDoc FsProvider.resolve} */
+  async resolve(path: string, options: FsResolveOptions): Promise<FsTarget> {
+    const { cwd, op, signal } = options;
+    const lexical = resolvePath(cwd, path);
+    const realPath = await guard(() => this.#c.realTarget(lexical, signal), signal);
+    const root = this.#c.rootOf(realPath);
+    if (!root) throw new FsError("FS_OUTSIDE_ROOT");
+    if ((op === "write" || op === "edit") && !root.writable) throw new FsError("FS_READ_ONLY");
+    return { path: lexical, realPath, root };
+  }
+
+  /** {@inheritDoc FsProvider.stat} */
+  async stat(target: FsTarget, options: FsCallOptions = {}): Promise<FsStat | null> {
+    const info = await guard(() => statOrNull(target.realPath), options.signal);
+    if (!info) return null;
+    return { type: typeOf(info), size: info.size, mtimeMs: info.mtime?.getTime() ?? null };
+  }
+
+  /** {@inheritDoc FsProvider.listDir} */
+  listDir(target: FsTarget, options: FsCallOptions = {}): Promise<FsDirEntry[]> {
+    return guard(async () => {
+      for (let attempt = 0;; attempt++) {
+        const before = await Deno.stat(target.realPath);
+        if (!before.isDirectory) throw new FsError("FS_NOT_DIRECTORY");
+        // The directory listed must be inside the root: pinned by a descriptor whose kernel
+        // path is checked where the runtime allows, else the same identity at a real path
+        // inside the root just before and after the listing (a parent swapped for a link).
+        const dir = await this.#c.pin(target.realPath, false);
+        try {
+          const checked = dir.pinned || this.#c.stillInside(target.realPath, before);
+          const entries = await readDirEntries(dir.at, before.size, options.signal);
+          if (dir.pinned || (checked && this.#c.stillInside(target.realPath, before))) {
+            return entries;
+          }
+        } finally {
+          dir.close();
+        }
+        if (attempt >= 2) throw new FsError("FS_OUTSIDE_ROOT");
+      }
+    }, options.signal);
+  }
+
+  /** {@inheritDoc FsProvider.readText} */
+  readText(target: FsTarget, options: FsCallOptions = {}): Promise<FsFileContent> {
+    const { signal } = options;
+    return guard(async () => {
+      const file = await openVerified(this.#c, target.realPath, signal);
+      try {
+        const info = await file.stat();
+        // C7.4: never past the size the file had at open (it may be growing).
+        const bytes = await readAll(file, info.size, signal);
+        return { bytes, version: await this.#versions.version(info, bytes, file) };
+      } finally {
+        file.close();
+      }
+    }, signal);
+  }
+
+  /** {@inheritDoc FsProvider.streamText} */
+  streamText(target: FsTarget, options: FsCallOptions = {}): Promise<FsReadHandle> {
+    const { signal } = options;
+    return guard(async () => {
+      const file = await openVerified(this.#c, target.realPath, signal);
+      try {
+        const info = await file.stat();
+        const { version, head } = await this.#versions.digest(info, null, file);
+        // Two buffers: the next chunk is read while the caller scans the current one.
+        const buffers = [new Uint8Array(this.#chunkSize), new Uint8Array(this.#chunkSize)];
+        return {
+          version,
+          cacheKey: identityKey(info),
+          size: info.size,
+          chunks: (position: number) => chunksOf(file, buffers, position, signal, head),
+          close: () => closeQuietly(file),
+        };
+      } catch (error) {
+        closeQuietly(file);
+        throw error;
+      }
+    }, signal);
+  }
+
+  /** {@inheritDoc FsProvider.searchListDir} */
+  searchListDir(target: FsTarget, options: FsCallOptions = {}): Promise<FsDirEntry[]> {
+    return guard(() => Promise.resolve(searchListDir(this.roots, target)), options.signal);
+  }
+
+  /** {@inheritDoc FsProvider.searchChunks} */
+  searchChunks(target: FsTarget, options: FsSearchReadOptions = {}): Promise<Iterable<Uint8Array>> {
+    return guard(() => Promise.resolve(searchChunks(this.roots, target, options)), options.signal);
+  }
+
+  /** {@inheritDoc FsProvider.version} */
+  version(target: FsTarget, options: FsCallOptions = {}): Promise<string | null> {
+    const { signal } = options;
+    return guard(async () => {
+      const info = await statOrNull(target.realPath);
+      if (!info) return null;
+      if (!info.isFile) throw new FsError("FS_NOT_REGULAR_FILE");
+      const file = await openVerified(this.#c, target.realPath, signal);
+      try {
+        return await this.#versions.version(await file.stat(), null, file);
+      } finally {
+        file.close();
+      }
+    }, signal);
+  }
+
+  /**
+   * {@inheritDoc FsProvider.writeText}
+   *
+   * Concurrent calls on one file are serialized by the file's advisory lock (`flock`, taken
+   * before its content is read and held until the rename), in this process as across processes;
+   * the tools also queue their calls per file (`src/keyed_queue.ts`). A new file has no lock to
+   * take: `absent` creates it by `link`, which fails if another call created it first.
+   */
+  writeText(
+    target: FsTarget,
+    content: string,
+    options: FsMutationOptions = {},
+  ): Promise<FsWriteOutcome> {
+    const { signal, precondition = { kind: "none" } } = options;
+    const bytes = encoder.encode(content);
+    return guard(async () => {
+      const dir = await ensureParent(this.#c, target, signal);
+      try {
+        const name = basename(target.realPath);
+        const path = `${dir.at}/${name}`;
+        const info = await statOrNull(path);
+        if (info && !info.isFile) throw new FsError("FS_NOT_REGULAR_FILE");
+        if (info && precondition.kind === "absent") throw new FsError("FS_EXISTS");
+        if (!info && precondition.kind === "version") throw new FsError("FS_STALE");
+        const current = info
+          ? await readCurrent(this.#c, this.#versions, path, precondition, signal)
+          : null;
+        try {
+          const version = await this.#replacer.replace(dir, name, bytes, {
+            keep: current?.info ?? null,
+            createOnly: !info && precondition.kind === "absent",
+            signal,
+          });
+          return { operation: info ? "update" : "create", before: current?.bytes ?? null, version };
+        } finally {
+          if (current) closeQuietly(current.held);
+        }
+      } finally {
+        dir.close();
+      }
+    }, signal);
+  }
+
+  /** {@inheritDoc FsProvider.editText} */
+  editText(
+    target: FsTarget,
+    edit: FsEditFunction,
+    options: FsMutationOptions = {},
+  ): Promise<FsEditOutcome> {
+    const { signal, precondition = { kind: "none" } } = options;
+    return guard(async () => {
+      // No stat first: the verified open stats the file (missing: FS_NOT_FOUND; not a regular
+      // file: FS_NOT_REGULAR_FILE, never opened).
+      const dir = await this.#c.pin(dirname(target.realPath), true).catch((error) => {
+        // C7.1: a parent that is a file makes `edit` report FS_NOT_FOUND.
+        throw error instanceof FsError && error.code === "FS_NOT_DIRECTORY"
+          ? new FsError("FS_NOT_FOUND", { cause: error })
+          : error;
+      });
+      try {
+        const name = basename(target.realPath);
+        const path = `${dir.at}/${name}`;
+        const current = await readCurrent(this.#c, this.#versions, path, precondition, signal);
+        try {
+          const after = edit(current.bytes);
+          const pieces = editPieces(after);
+          const version = await this.#replacer.replace(dir, name, pieces, {
+            keep: current.info,
+            createOnly: false,
+            signal,
+          });
+          return editOutcome(current.bytes, after, pieces, version);
+        } finally {
+          closeQuietly(current.held);
+        }
+      } finally {
+        dir.close();
+      }
+    }, signal);
+  }
+}
+
+function typeOf(info: Deno.FileInfo): FsStat["type"] {
+  return info.isFile ? "file" : info.isDirectory ? "directory" : "other";
+}
+
+/** The slices an edit function returned, checked: one buffer, or an array of buffers. */
+function editPieces(after: Uint8Array | readonly Uint8Array[]): readonly Uint8Array[] {
+  if (after instanceof Uint8Array) return [after];
+  if (Array.isArray(after) && after.every((piece) => piece instanceof Uint8Array)) {
+    return Object.freeze([...after]);
+  }
+  throw new TypeError("an edit function must return a Uint8Array or an array of Uint8Arrays");
+}
+
+/** An edit's outcome; slices are joined into `after` only when it is first read. */
+function editOutcome(
+  before: Uint8Array,
+  after: Uint8Array | readonly Uint8Array[],
+  pieces: readonly Uint8Array[],
+  version: string,
+): FsEditOutcome {
+  if (after instanceof Uint8Array) return { before, after, version };
+  let joined: Uint8Array | undefined;
+  const join = () => {
+    if (joined) return joined;
+    joined = new Uint8Array(pieces.reduce((sum, piece) => sum + piece.length, 0));
+    let at = 0;
+    for (const piece of pieces) {
+      joined.set(piece, at);
+      at += piece.length;
+    }
+    return joined;
+  };
+  return Object.defineProperty({ before, version }, "after", {
+    get: join,
+    enumerable: true,
+  }) as FsEditOutcome;
+}

@@ -1,0 +1,464 @@
+/**
+ * An in-memory {@linkcode FsProvider} (CONTRACT C1.7): the tools behave on it as on
+ * `LocalFileSystem`, exact texts and error codes included, without touching a disk.
+ *
+ * @module
+ */
+
+import { posix } from "node:path";
+import { FsError } from "../../fs_error.ts";
+import type { FsDirEntry } from "../../render/list_render.ts";
+import type {
+  FsCallOptions,
+  FsEditFunction,
+  FsEditOutcome,
+  FsFileContent,
+  FsMutationOptions,
+  FsPrecondition,
+  FsProvider,
+  FsReadHandle,
+  FsResolveOptions,
+  FsRootInfo,
+  FsStat,
+  FsTarget,
+  FsWriteOutcome,
+} from "../fs_provider.ts";
+import { findRoot } from "../roots.ts";
+import { type DirNode, type FileNode, fileNode, type Node, Tree } from "./_tree.ts";
+
+/** A root of a {@linkcode MemoryFileSystem}: an absolute POSIX path, or one with `write: false`. */
+export type MemoryRootSpec = string | {
+  /** The directory, an absolute POSIX path. */
+  path: string;
+  /**
+   * Whether `write` and `edit` may change files under it.
+   * @default {true}
+   */
+  write?: boolean;
+};
+
+/** Initial contents: absolute paths to text or bytes; a path ending in `/` is an empty directory. */
+export type MemoryFiles = Readonly<Record<string, string | Uint8Array>>;
+
+/** Options of {@linkcode MemoryFileSystem}. */
+export interface MemoryFileSystemOptions {
+  /** The roots every path must lie in. At least one. Missing roots are made as empty directories. */
+  roots: readonly MemoryRootSpec[];
+  /**
+   * Files to start with, anywhere (also outside the roots). Parents are created.
+   * @default {{}}
+   */
+  files?: MemoryFiles;
+  /**
+   * Bytes per chunk of a streamed read.
+   * @default {65536}
+   */
+  chunkSize?: number;
+}
+
+const encoder = new TextEncoder();
+
+/**
+ * A file tree held in memory, behind the same seam as `LocalFileSystem`: same roots, same
+ * containment, same versions and preconditions, same error codes. Every mutation is one
+ * synchronous step, so it is atomic and mutations of one file are serialized (C5.5).
+ * Symlinks, special files and OS errors do not exist here.
+ *
+ * @example An agent on a virtual tree
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { createFsTools } from "../../tools/tools.ts";
+ * import { MemoryFileSystem } from "./memory_fs.ts";
+ *
+ * const fs = new MemoryFileSystem({
+ *   roots: ["/work", { path: "/docs", write: false }],
+ *   files: { "/work/notes.txt": "one\ntwo\n", "/docs/guide.md": "# Guide\n" },
+ * });
+ * const tools = createFsTools({ fs });
+ * const read = await tools.execute("read", { file_path: "notes.txt" });
+ * assert.equal(read.content, "<path>notes.txt</path>\n<type>file</type>\n<content>\n1: one\n2: two\n\n(End of file - total 2 lines)\n</content>");
+ * const write = await tools.execute("write", { file_path: "/docs/guide.md", content: "x" });
+ * assert.equal(write.error?.code, "FS_READ_ONLY");
+ * ```
+ */
+export class MemoryFileSystem implements FsProvider {
+  /** The roots as normalized absolute paths, in the order given. */
+  readonly roots: readonly FsRootInfo[];
+  #tree = new Tree();
+  #chunkSize: number;
+
+  /**
+   * Builds the tree: the roots as directories, then `files`.
+   *
+   * @param options The roots, initial files and tuning.
+   * @throws {TypeError} When a root or a file path is not absolute, a content is neither a
+   * string nor bytes, or two entries conflict (a file where a directory must be).
+   */
+  constructor(options: MemoryFileSystemOptions) {
+    const specs = options?.roots;
+    if (!Array.isArray(specs) || specs.length === 0) {
+      throw new TypeError("MemoryFileSystem needs at least one root: got none");
+    }
+    const chunkSize = options.chunkSize ?? 64 * 1024;
+    if (!Number.isSafeInteger(chunkSize) || chunkSize < 1) {
+      throw new TypeError(`chunkSize must be a positive integer: got ${String(chunkSize)}`);
+    }
+    this.#chunkSize = chunkSize;
+    for (const [path, content] of Object.entries(options.files ?? {})) {
+      const absolute = absolutePath(path, "file");
+      if (path.endsWith("/")) {
+        if (!this.#tree.ensureDir(absolute)) throw conflict(path);
+        continue;
+      }
+      this.writeFile(absolute, content);
+    }
+    this.roots = Object.freeze(specs.map((spec) => this.#root(spec)));
+  }
+
+  // --- host access: trusted, outside the roots' rules --------------------------------------
+
+  /**
+   * The bytes of the file at an absolute path, as the host sees them (no root or policy check).
+   *
+   * @param path An absolute path.
+   * @returns A copy of the file's bytes, or `undefined` when no file is there.
+   *
+   * @example Look at what an agent wrote
+   * ```ts
+   * import assert from "node:assert/strict";
+   * import { MemoryFileSystem } from "./memory_fs.ts";
+   *
+   * const fs = new MemoryFileSystem({ roots: ["/w"], files: { "/w/a.txt": "hi" } });
+   * assert.equal(new TextDecoder().decode(fs.readFile("/w/a.txt")), "hi");
+   * assert.equal(fs.readFile("/w/missing"), undefined);
+   * ```
+   */
+  readFile(path: string): Uint8Array | undefined {
+    const found = this.#tree.lookup(absolutePath(path, "file")).found;
+    return found?.kind === "file" ? found.bytes.slice() : undefined;
+  }
+
+  /**
+   * Creates or replaces a file as the host (no root, read-only or policy check), making its
+   * parents. Like a change made outside the tools, it gives the file a new version.
+   *
+   * @param path An absolute path.
+   * @param content The new content.
+   * @throws {TypeError} When `path` is not absolute, `content` is neither a string nor bytes, or
+   * a parent is a file or the path is a directory.
+   *
+   * @example Change a file behind the agent's back
+   * ```ts
+   * import assert from "node:assert/strict";
+   * import { MemoryFileSystem } from "./memory_fs.ts";
+   *
+   * const fs = new MemoryFileSystem({ roots: ["/w"] });
+   * fs.writeFile("/w/src/a.ts", "export {};\n");
+   * assert.deepEqual(fs.paths(), ["/w/src/a.ts"]);
+   * ```
+   */
+  writeFile(path: string, content: string | Uint8Array): void {
+    const absolute = absolutePath(path, "file");
+    const bytes = typeof content === "string"
+      ? encoder.encode(content)
+      : content instanceof Uint8Array
+      ? content.slice()
+      : null;
+    if (!bytes) {
+      throw new TypeError(
+        `content of "${path}" must be a string or a Uint8Array: got ${typeof content}`,
+      );
+    }
+    const dir = this.#tree.ensureDir(posix.dirname(absolute));
+    const name = posix.basename(absolute);
+    if (!dir || name === "" || dir.children.get(name)?.kind === "dir") throw conflict(path);
+    Tree.put(dir, name, fileNode(bytes));
+  }
+
+  /**
+   * Removes a file or a directory with everything below it, as the host.
+   *
+   * @param path An absolute path.
+   * @returns Whether something was removed.
+   *
+   * @example Delete a file
+   * ```ts
+   * import assert from "node:assert/strict";
+   * import { MemoryFileSystem } from "./memory_fs.ts";
+   *
+   * const fs = new MemoryFileSystem({ roots: ["/w"], files: { "/w/a.txt": "x" } });
+   * assert.equal(fs.remove("/w/a.txt"), true);
+   * assert.equal(fs.remove("/w/a.txt"), false);
+   * ```
+   */
+  remove(path: string): boolean {
+    const found = this.#tree.lookup(absolutePath(path, "file"));
+    if (!found.found || !found.parent) return false;
+    found.parent.children.delete(found.name);
+    found.parent.mtimeMs = Date.now();
+    return true;
+  }
+
+  /**
+   * The absolute paths of every file, sorted by code units.
+   *
+   * @returns The paths.
+   *
+   * @example All files
+   * ```ts
+   * import assert from "node:assert/strict";
+   * import { MemoryFileSystem } from "./memory_fs.ts";
+   *
+   * const fs = new MemoryFileSystem({ roots: ["/w"], files: { "/w/b": "", "/w/d/a": "" } });
+   * assert.deepEqual(fs.paths(), ["/w/b", "/w/d/a"]);
+   * ```
+   */
+  paths(): string[] {
+    const out: string[] = [];
+    const walk = (dir: DirNode, prefix: string) => {
+      for (const [name, node] of dir.children) {
+        if (node.kind === "file") out.push(prefix + name);
+        else walk(node, `${prefix}${name}/`);
+      }
+    };
+    walk(this.#tree.top, "/");
+    return out.sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+  }
+
+  // --- the provider seam ---------------------------------------------------------------------
+
+  /** {@inheritDoc FsProvider.resolve} */
+  resolve(path: string, options: FsResolveOptions): Promise<FsTarget> {
+    const { cwd, op, signal } = options;
+    return guard(signal, () => {
+      const lexical = posix.resolve(cwd, path);
+      const root = findRoot(this.roots, lexical);
+      if (!root) throw new FsError("FS_OUTSIDE_ROOT");
+      if ((op === "write" || op === "edit") && !root.writable) throw new FsError("FS_READ_ONLY");
+      return { path: lexical, realPath: lexical, root };
+    });
+  }
+
+  /** {@inheritDoc FsProvider.stat} */
+  stat(target: FsTarget, options: FsCallOptions = {}): Promise<FsStat | null> {
+    return guard(options.signal, () => {
+      const node = this.#inside(target).found;
+      if (!node) return null;
+      return node.kind === "file"
+        ? { type: "file", size: node.bytes.length, mtimeMs: node.mtimeMs }
+        : { type: "directory", size: null, mtimeMs: node.mtimeMs };
+    });
+  }
+
+  /** {@inheritDoc FsProvider.listDir} */
+  listDir(target: FsTarget, options: FsCallOptions = {}): Promise<FsDirEntry[]> {
+    return guard(options.signal, () => {
+      const node = this.#inside(target).found;
+      if (!node) throw new FsError("FS_NOT_FOUND");
+      if (node.kind !== "dir") throw new FsError("FS_NOT_DIRECTORY");
+      return [...node.children].map(([name, child]) => ({
+        name,
+        type: child.kind === "dir" ? "directory" : "file",
+      }));
+    });
+  }
+
+  /** {@inheritDoc FsProvider.readText} */
+  readText(target: FsTarget, options: FsCallOptions = {}): Promise<FsFileContent> {
+    return guard(options.signal, () => {
+      const file = this.#file(target);
+      return { bytes: file.bytes.slice(), version: versionOf(file) };
+    });
+  }
+
+  /** {@inheritDoc FsProvider.streamText} */
+  streamText(target: FsTarget, options: FsCallOptions = {}): Promise<FsReadHandle> {
+    const { signal } = options;
+    return guard(signal, () => {
+      // The node is immutable: the handle reads the bytes it was opened at, as an open file
+      // descriptor keeps reading a file that was atomically replaced meanwhile.
+      let file: FileNode | null = this.#file(target);
+      const chunkSize = this.#chunkSize;
+      const version = versionOf(file);
+      return {
+        version,
+        cacheKey: version,
+        size: file.bytes.length,
+        async *chunks(position: number): AsyncGenerator<Uint8Array> {
+          const bytes = file?.bytes;
+          if (!bytes) throw new FsError("FS_IO_ERROR", { detail: "the read handle is closed" });
+          for (let at = Math.max(position, 0); at < bytes.length; at += chunkSize) {
+            if (signal?.aborted) throw new FsError("FS_ABORTED");
+            yield bytes.subarray(at, at + chunkSize);
+          }
+        },
+        close() {
+          file = null;
+        },
+      };
+    });
+  }
+
+  /** {@inheritDoc FsProvider.version} */
+  version(target: FsTarget, options: FsCallOptions = {}): Promise<string | null> {
+    return guard(options.signal, () => {
+      const node = this.#inside(target).found;
+      if (!node) return null;
+      if (node.kind !== "file") throw new FsError("FS_NOT_REGULAR_FILE");
+      return versionOf(node);
+    });
+  }
+
+  /** {@inheritDoc FsProvider.writeText} */
+  writeText(
+    target: FsTarget,
+    content: string,
+    options: FsMutationOptions = {},
+  ): Promise<FsWriteOutcome> {
+    const { signal, precondition = { kind: "none" } } = options;
+    return guard(signal, () => {
+      const path = this.#writable(target);
+      const bytes = encoder.encode(content);
+      const parent = this.#tree.lookup(posix.dirname(path));
+      if (parent.found?.kind === "file" || (!parent.found && parent.blocked)) {
+        throw new FsError("FS_NOT_DIRECTORY");
+      }
+      const current = this.#tree.lookup(path).found;
+      if (current?.kind === "dir") throw new FsError("FS_NOT_REGULAR_FILE");
+      if (current && precondition.kind === "absent") throw new FsError("FS_EXISTS");
+      checkVersion(current, precondition);
+      signal?.throwIfAborted(); // the commit point: nothing has changed before it
+      const dir = this.#tree.ensureDir(posix.dirname(path));
+      if (!dir) throw new FsError("FS_NOT_DIRECTORY");
+      const made = fileNode(bytes);
+      Tree.put(dir, posix.basename(path), made);
+      return {
+        operation: current ? "update" : "create",
+        before: current ? current.bytes.slice() : null,
+        version: versionOf(made),
+      };
+    });
+  }
+
+  /** {@inheritDoc FsProvider.editText} */
+  editText(
+    target: FsTarget,
+    edit: FsEditFunction,
+    options: FsMutationOptions = {},
+  ): Promise<FsEditOutcome> {
+    const { signal, precondition = { kind: "none" } } = options;
+    return guard(signal, () => {
+      const path = this.#writable(target);
+      const found = this.#tree.lookup(path);
+      const current = found.found;
+      if (!current) throw new FsError("FS_NOT_FOUND");
+      if (current.kind !== "file") throw new FsError("FS_NOT_REGULAR_FILE");
+      checkVersion(current, precondition);
+      const before = current.bytes.slice();
+      const after = join(edit(before));
+      signal?.throwIfAborted(); // the commit point: nothing has changed before it
+      const made = fileNode(after);
+      Tree.put(found.parent!, found.name, made);
+      // `after` is the stored buffer: hand out a copy, made only when it is read.
+      return Object.defineProperty({ before, version: versionOf(made) }, "after", {
+        get: () => after.slice(),
+        enumerable: true,
+      }) as FsEditOutcome;
+    });
+  }
+
+  // --- internals -------------------------------------------------------------------------
+
+  #root(spec: MemoryRootSpec): FsRootInfo {
+    const given = typeof spec === "string" ? spec : spec?.path;
+    if (typeof given !== "string" || given === "" || given.includes("\0")) {
+      throw new TypeError(`root must be a non-empty path string: got ${JSON.stringify(spec)}`);
+    }
+    const path = absolutePath(given, "root");
+    if (!this.#tree.ensureDir(path)) {
+      throw new TypeError(`root "${given}" is not a directory: a file is in its place`);
+    }
+    const writable = typeof spec === "string" ? true : spec.write !== false;
+    return Object.freeze({ path, writable });
+  }
+
+  /** Looks a target up after checking it lies inside a root (hand-made targets included). */
+  #inside(target: FsTarget): ReturnType<Tree["lookup"]> {
+    const path = posix.resolve("/", target.realPath);
+    if (!findRoot(this.roots, path)) throw new FsError("FS_OUTSIDE_ROOT");
+    return this.#tree.lookup(path);
+  }
+
+  /** The regular file a target names: `FS_NOT_FOUND` or `FS_NOT_REGULAR_FILE` otherwise. */
+  #file(target: FsTarget): FileNode {
+    const node = this.#inside(target).found;
+    if (!node) throw new FsError("FS_NOT_FOUND");
+    if (node.kind !== "file") throw new FsError("FS_NOT_REGULAR_FILE");
+    return node;
+  }
+
+  /** The target's path after checking it lies inside a writable root. */
+  #writable(target: FsTarget): string {
+    const path = posix.resolve("/", target.realPath);
+    const root = findRoot(this.roots, path);
+    if (!root) throw new FsError("FS_OUTSIDE_ROOT");
+    if (!root.writable) throw new FsError("FS_READ_ONLY");
+    return path;
+  }
+}
+
+// --- helpers -------------------------------------------------------------------------------
+
+/** The C5.7 version of a file node: a new node for every change, so a new version. */
+function versionOf(file: FileNode): string {
+  return `mem:${file.id}:${file.bytes.length}`;
+}
+
+/** Throws `FS_STALE` when a `version` precondition does not hold for `current`. */
+function checkVersion(current: Node | null, precondition: FsPrecondition): void {
+  if (precondition.kind !== "version") return;
+  if (current?.kind !== "file" || versionOf(current) !== precondition.version) {
+    throw new FsError("FS_STALE");
+  }
+}
+
+/** An edit function's result as one new buffer (one buffer, or slices in order). */
+function join(after: Uint8Array | readonly Uint8Array[]): Uint8Array {
+  if (after instanceof Uint8Array) return after.slice();
+  if (!Array.isArray(after) || !after.every((piece) => piece instanceof Uint8Array)) {
+    throw new TypeError("an edit function must return a Uint8Array or an array of Uint8Arrays");
+  }
+  const joined = new Uint8Array(after.reduce((sum, piece) => sum + piece.length, 0));
+  let at = 0;
+  for (const piece of after) {
+    joined.set(piece, at);
+    at += piece.length;
+  }
+  return joined;
+}
+
+function absolutePath(path: string, what: "root" | "file"): string {
+  if (typeof path !== "string" || !path.startsWith("/") || path.includes("\0")) {
+    throw new TypeError(`${what} "${String(path)}" must be an absolute POSIX path`);
+  }
+  return posix.resolve(path);
+}
+
+function conflict(path: string): TypeError {
+  return new TypeError(`file "${path}" conflicts with the tree: a file is where a directory is`);
+}
+
+/** Runs `task` after an abort check, turning every failure into an `FsError` with a code. */
+async function guard<T>(signal: AbortSignal | undefined, task: () => T): Promise<T> {
+  try {
+    signal?.throwIfAborted();
+    return await task();
+  } catch (error) {
+    if (error instanceof FsError) throw error;
+    if (signal?.aborted || (error instanceof DOMException && error.name === "AbortError")) {
+      throw new FsError("FS_ABORTED", { cause: error });
+    }
+    const detail = error instanceof Error ? error.message : String(error);
+    throw new FsError("FS_IO_ERROR", { detail, cause: error });
+  }
+}

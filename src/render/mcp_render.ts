@@ -1,0 +1,50 @@
+/**
+ * Texts of the MCP server (`mcp.ts`): the tool result when no root is in force, JSON-RPC error
+ * messages for messages it cannot take (C13.4), and its stderr lines. Pure, no I/O.
+ *
+ * @module
+ */
+
+/** The largest JSON-RPC message the MCP server takes, in bytes (10 MiB, C13.4). */
+export const MCP_MAX_MESSAGE_BYTES = 10 * 1024 * 1024;
+
+/** The tool-call text when neither the command line nor the client gave a usable root (C13.2). */
+export const NO_ROOTS_MESSAGE =
+  "Error: no roots: the server was started without a directory and the client provided no " +
+  "usable root; add a root in the client or pass a directory to the server";
+
+/** The JSON-RPC error message for a message over {@linkcode MCP_MAX_MESSAGE_BYTES}. */
+export function messageTooLargeMessage(bytes: number, max: number = MCP_MAX_MESSAGE_BYTES): string {
+  return `message too large: ${bytes} bytes, the limit is ${max} bytes (${
+    max / 1024 / 1024
+  } MiB); write a large file in parts (write, then edit) or copy it by other means`;
+}
+
+/** The JSON-RPC error message for a line that is not JSON. */
+export function parseErrorMessage(detail: string): string {
+  return `parse error: ${detail}`;
+}
+
+/** The JSON-RPC error message for JSON that is not a JSON-RPC 2.0 message. */
+export const INVALID_MESSAGE_MESSAGE =
+  'invalid request: not a JSON-RPC 2.0 message (an object with "jsonrpc": "2.0")';
+
+/** A root in force, as the stderr log names it. */
+export interface LoggedRoot {
+  /** The root's real path. */
+  path: string;
+  /** Whether the tools may write under it. */
+  write: boolean;
+}
+
+/** The stderr line naming the roots in force and where they came from (C13.2). */
+export function rootsInForceLine(
+  roots: readonly LoggedRoot[],
+  source: "command line" | "client",
+): string {
+  if (roots.length === 0) {
+    return "toolfs mcp: no roots in force; tool calls fail until a root is given";
+  }
+  const list = roots.map((r) => `${r.path} (${r.write ? "read-write" : "read-only"})`).join(", ");
+  return `toolfs mcp: roots in force (from the ${source}): ${list}`;
+}

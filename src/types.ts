@@ -1,0 +1,161 @@
+/**
+ * The shared leaf types: operations, directory entries, tool names and schemas, structured
+ * values (CONTRACT C6), results and definitions. Types only; every other folder imports them from
+ * here, so none of them has to import a sibling for a type.
+ *
+ * @module
+ */
+
+import type { FsErrorCode } from "./fs_error.ts";
+
+/** The tool operations, as they appear in messages. */
+export type FsOp = "list" | "read" | "write" | "edit" | "glob" | "grep";
+
+/** The type of one directory entry as `list` reports it (a symlink is `other`). */
+export type FsEntryType = "file" | "directory" | "other";
+
+/** One directory entry. */
+export interface FsDirEntry {
+  /** The entry's name. */
+  name: string;
+  /** Its own type; a symlink is never followed. */
+  type: FsEntryType;
+}
+
+/** Counts of a complete directory. */
+export interface ListTotals {
+  /** All entries. */
+  entries: number;
+  /** Directories. */
+  directories: number;
+  /** Regular files. */
+  files: number;
+  /** Everything else (symlinks, FIFOs, sockets, devices). */
+  other: number;
+}
+
+/** One rendered line. */
+export interface ReadLine {
+  /** The 1-based line number. */
+  number: number;
+  /** The text as rendered, truncation marker included. */
+  text: string;
+}
+
+/** The name of one of the tools (C9.1: glob and grep after edit). */
+export type FsToolName = "list" | "read" | "write" | "edit" | "glob" | "grep";
+
+/** A JSON Schema object for a tool's input. */
+export interface ToolInputSchema {
+  /** Always `object`. */
+  type: "object";
+  /** The arguments, snake_case. */
+  properties: Record<string, Record<string, unknown>>;
+  /** The required arguments. */
+  required: string[];
+  /** Always `false`. */
+  additionalProperties: false;
+}
+
+/** A tool definition for a model (C1.3). */
+export interface FsToolDefinition {
+  /** The tool name. */
+  name: FsToolName;
+  /** One line for the model. */
+  description: string;
+  /** JSON Schema of the arguments. */
+  inputSchema: ToolInputSchema;
+  /** The tool's system-prompt section. */
+  guidance: string;
+}
+
+/** The structured value of a `list` (C6). */
+export interface ListValue {
+  /** The directory's absolute lexical path. */
+  path: string;
+  /** The rendered entries, in order. */
+  entries: FsDirEntry[];
+  /** Counts of the complete directory. */
+  total: ListTotals;
+}
+
+/** The structured value of a `read` (C6). */
+export interface ReadValue {
+  /** The file's absolute lexical path. */
+  path: string;
+  /** The first line of the window. */
+  offset: number;
+  /** The rendered lines. */
+  lines: ReadLine[];
+  /** The file's total lines; absent when the byte cap ended the window early. */
+  totalLines?: number;
+}
+
+/** The structured value of a `write` (C6). */
+export interface WriteValue {
+  /** The file's absolute lexical path. */
+  path: string;
+  /** Whether the file was created or replaced. */
+  operation: "create" | "update";
+  /** The old text without a BOM; `null` for a new file. */
+  before: string | null;
+  /** The new text without a BOM. */
+  after: string;
+}
+
+/** The structured value of an `edit` (C6). */
+export interface EditValue {
+  /** The file's absolute lexical path. */
+  path: string;
+  /** The text before, without a BOM. */
+  before: string;
+  /** The text after, without a BOM. */
+  after: string;
+}
+
+/** The structured value of a `glob` (C10). */
+export interface GlobValue {
+  /** The search directory's absolute lexical path. */
+  path: string;
+  /** The pattern. */
+  pattern: string;
+  /** The rendered files, absolute paths. */
+  files: string[];
+  /** How many files match in all. */
+  total: number;
+}
+
+/** The structured value of a `grep` (C11). */
+export interface GrepValue {
+  /** The search path's absolute lexical path. */
+  path: string;
+  /** The pattern. */
+  pattern: string;
+  /** The rendered matching lines (one entry per rendered file in the files and count modes). */
+  matches: { path: string; line: number; text: string }[];
+  /** Matching lines in all. */
+  totalMatches: number;
+  /** Files with a match in all. */
+  totalFiles: number;
+}
+
+/** Any tool's structured value. */
+export type FsToolValue =
+  | ListValue
+  | ReadValue
+  | WriteValue
+  | EditValue
+  | GlobValue
+  | GrepValue;
+
+/** What `execute` resolves to. Never a thrown error for a tool-level failure. */
+export interface FsToolResult<V = FsToolValue> {
+  /** The exact model-facing text. */
+  content: string;
+  /** Whether the call failed. */
+  isError: boolean;
+  /** The structured value, on success. */
+  value?: V;
+  /** The error, on failure. */
+  error?: { name: "FsError"; code: FsErrorCode };
+}

@@ -1,0 +1,155 @@
+// One fixture helper for every provider: a file tree on LocalFileSystem (a temporary directory)
+// or MemoryFileSystem, with tools over it and host-side access that bypasses the tools.
+//
+//   await using box = await sandbox("memory", { "a.txt": "one\n", "docs/": "" });
+//   const result = await box.run("read", { file_path: "a.txt" });
+//   box.text("a.txt");                 // "one\n" (host view, sync-free: see `read`)
+//
+//   forEachProvider("C4.1: list shows …", { "a.txt": "" }, async (box) => { … });
+//
+// Paths given to the helper (file keys, `write`, `read`) are relative to the first root; `../x`
+// lies beside it (outside every root), which is how outside-root files are placed.
+
+import { posix } from "node:path";
+import {
+  createFsTools,
+  type CreateFsToolsOptions,
+  type FsCallContext,
+  type FsProviderWithRoots,
+  type FsToolResult,
+  type FsTools,
+} from "../mod.ts";
+import {
+  type FixtureRoot,
+  localFixtures,
+  memoryFixtures,
+  type ProviderFactory,
+  type ProviderFixture,
+} from "../testing.ts";
+
+/** The providers a sandbox can be built on. */
+export type ProviderKind = "local" | "memory";
+
+/** Both providers, in the order tests run them. */
+export const PROVIDERS: readonly ProviderKind[] = ["local", "memory"];
+
+const FACTORIES: Record<ProviderKind, ProviderFactory> = {
+  local: localFixtures(),
+  memory: memoryFixtures(),
+};
+
+/** Options of {@linkcode sandbox}: `createFsTools` options, plus extra roots. */
+export interface SandboxOptions extends Omit<CreateFsToolsOptions, "fs"> {
+  /**
+   * More roots beside the first, by name relative to the first root's parent (`docs`), with
+   * `write: false` for read-only ones; a name inside the first root (`root/vendor`) nests.
+   */
+  roots?: readonly FixtureRoot[];
+  /** Makes the first root read-only. */
+  readOnly?: boolean;
+  /** Bytes per chunk of a streamed read (both providers take it). */
+  chunkSize?: number;
+}
+
+/** A provider over a fixture tree, with tools. Dispose of it (`await using`) or `cleanup()`. */
+export interface Sandbox extends AsyncDisposable {
+  /** Which provider this is. */
+  kind: ProviderKind;
+  /** The provider. */
+  fs: FsProviderWithRoots;
+  /** Tools over `fs` with the sandbox's options. */
+  tools: FsTools;
+  /** The absolute first root (the tools' cwd). */
+  root: string;
+  /** The absolute directory holding the first root and anything placed beside it. */
+  base: string;
+  /** The absolute path of `path` (relative to the root). */
+  path(path: string): string;
+  /** Runs a tool: `tools.execute`. */
+  run(name: string, args: unknown, ctx?: FsCallContext): Promise<FsToolResult>;
+  /** Other tools over the same provider (another policy, config or cwd). */
+  toolsWith(options: Omit<CreateFsToolsOptions, "fs">): FsTools;
+  /** Creates or replaces a file as the host (no roots, no policy), making parents. */
+  write(path: string, content: string | Uint8Array): Promise<void>;
+  /** A file's text as the host sees it; `null` when missing. */
+  read(path: string): Promise<string | null>;
+  /** A file's bytes as the host sees them; `null` when missing. */
+  bytes(path: string): Promise<Uint8Array | null>;
+  /** Replaces the provider's absolute base in `text` by `<base>`, to compare across providers. */
+  portable(text: string): string;
+  /** Removes the fixture. */
+  cleanup(): Promise<void>;
+}
+
+const decoder = new TextDecoder();
+
+/** The fixture path (relative to the base) of a path relative to the first root. */
+function inBase(path: string): string {
+  const trailing = path.endsWith("/") ? "/" : "";
+  const normalized = posix.normalize(`root/${path}`);
+  if (normalized.startsWith("../")) throw new Error(`"${path}" leaves the sandbox`);
+  return normalized.replace(/\/$/, "") + trailing;
+}
+
+/**
+ * Builds a sandbox on `kind` holding `files` (relative to the first root; a name ending in `/`
+ * is a directory; `../name` lies outside every root).
+ */
+export async function sandbox(
+  kind: ProviderKind,
+  files: Record<string, string | Uint8Array> = {},
+  options: SandboxOptions = {},
+): Promise<Sandbox> {
+  const { roots = [], readOnly = false, chunkSize, ...toolOptions } = options;
+  const layout = {
+    roots: [{ name: "root", write: !readOnly }, ...roots],
+    chunkSize,
+    files: Object.fromEntries(Object.entries(files).map(([path, c]) => [inBase(path), c])),
+  };
+  const fixture: ProviderFixture = await FACTORIES[kind](layout);
+  const root = `${fixture.base}/root`;
+  const tools = createFsTools({ fs: fixture.fs, ...toolOptions });
+  const bytes = (path: string) => fixture.read(inBase(path));
+  return {
+    kind,
+    fs: fixture.fs,
+    tools,
+    root,
+    base: fixture.base,
+    path: (path) => posix.resolve(root, path),
+    run: (name, args, ctx) => tools.execute(name, args, ctx),
+    toolsWith: (more) => createFsTools({ fs: fixture.fs, ...more }),
+    write: (path, content) => fixture.write(inBase(path), content),
+    read: async (path) => {
+      const found = await bytes(path);
+      return found === null ? null : decoder.decode(found);
+    },
+    bytes,
+    portable: (text) => text.replaceAll(fixture.base, "<base>"),
+    cleanup: () => fixture.cleanup(),
+    [Symbol.asyncDispose]: () => fixture.cleanup(),
+  };
+}
+
+/**
+ * Registers `name` once per provider (`<name> [local]`, `<name> [memory]`), each on a fresh
+ * sandbox that is removed afterwards.
+ */
+export function forEachProvider(
+  name: string,
+  files: Record<string, string | Uint8Array>,
+  fn: (box: Sandbox) => Promise<void>,
+  options: SandboxOptions = {},
+): void {
+  for (const kind of PROVIDERS) {
+    Deno.test(`${name} [${kind}]`, async () => {
+      await using box = await sandbox(kind, files, options);
+      await fn(box);
+    });
+  }
+}
+
+/** `[content, code]` of a result with the base made portable, to compare providers. */
+export function outcome(box: Sandbox, result: FsToolResult): [string, string | undefined] {
+  return [box.portable(result.content), result.error?.code];
+}

@@ -1,0 +1,31 @@
+// Child process of hardening_test.ts: runs tool calls over a root in one session, without the
+// read-before-write policy, and prints one JSON line: { pinned, results: [{ content, code }] }.
+//
+//   deno run <permissions> _calls_child.ts <root> '<[[tool, args], ...]>' ['<config>']
+//
+// A call `["write-big", { file_path, size, fill }]` writes `size` bytes of `fill` lines, built
+// here (too large for a command line). The permissions decide the check mode: with --allow-all
+// on Linux, descriptor checks (pinned); with scoped grants, path checks.
+
+import { createFsTools, LocalFileSystem } from "../../mod.ts";
+import { fdPathsAvailable } from "../../src/provider/local/_fd_paths.ts";
+
+const [root, calls, config] = Deno.args;
+const tools = createFsTools({
+  fs: new LocalFileSystem({ roots: [root] }),
+  policy: false,
+  config: config ? JSON.parse(config) : undefined,
+});
+const results = [];
+for (const [name, args] of JSON.parse(calls) as [string, Record<string, unknown>][]) {
+  let result;
+  if (name === "write-big") {
+    const line = `${args.fill}\n`;
+    const content = line.repeat(Math.ceil(Number(args.size) / line.length));
+    result = await tools.execute("write", { file_path: args.file_path, content });
+  } else {
+    result = await tools.execute(name, args);
+  }
+  results.push({ content: result.content, code: result.error?.code ?? null });
+}
+console.log(JSON.stringify({ pinned: fdPathsAvailable(), results }));

@@ -1,0 +1,114 @@
+// Helpers shared by more than one contract test file.
+
+import { createFsTools, type FsTools, LocalFileSystem } from "../../mod.ts";
+import { encoder } from "../_helpers.ts";
+
+export const BOM = new Uint8Array([0xef, 0xbb, 0xbf]);
+
+/** The keys of `args` that `op`'s schema has: C12.1 refuses any other. */
+export function argsOf(op: string, args: Record<string, unknown>): Record<string, unknown> {
+  const keys: Record<string, string[]> = {
+    read: ["file_path", "offset", "limit"],
+    write: ["file_path", "content"],
+    edit: ["file_path", "old_string", "new_string", "replace_all"],
+  };
+  return Object.fromEntries(Object.entries(args).filter(([key]) => keys[op].includes(key)));
+}
+
+export function concat(...parts: (Uint8Array | string)[]): Uint8Array {
+  const chunks = parts.map((part) => typeof part === "string" ? encoder.encode(part) : part);
+  const out = new Uint8Array(chunks.reduce((sum, chunk) => sum + chunk.length, 0));
+  let at = 0;
+  for (const chunk of chunks) {
+    out.set(chunk, at);
+    at += chunk.length;
+  }
+  return out;
+}
+
+export const FILE_PATH = { type: "string", description: "Absolute or workspace-relative." };
+
+export const SCHEMAS = {
+  list: {
+    type: "object",
+    properties: { path: { type: "string", description: "Directory; default: workspace." } },
+    required: [],
+    additionalProperties: false,
+  },
+  read: {
+    type: "object",
+    properties: {
+      file_path: FILE_PATH,
+      offset: { type: "integer", minimum: 1, description: "First line, 1-based." },
+      limit: { type: "integer", minimum: 1, maximum: 2000, default: 2000 },
+    },
+    required: ["file_path"],
+    additionalProperties: false,
+  },
+  write: {
+    type: "object",
+    properties: { file_path: FILE_PATH, content: { type: "string" } },
+    required: ["file_path", "content"],
+    additionalProperties: false,
+  },
+  edit: {
+    type: "object",
+    properties: {
+      file_path: FILE_PATH,
+      old_string: { type: "string", description: "Exact text to replace." },
+      new_string: { type: "string" },
+      replace_all: { type: "boolean", description: "Replace every match.", default: false },
+    },
+    required: ["file_path", "old_string", "new_string"],
+    additionalProperties: false,
+  },
+  glob: {
+    type: "object",
+    properties: {
+      pattern: { type: "string", description: 'e.g. "src/**/*.ts"' },
+      path: { type: "string", description: "Directory; default: workspace." },
+    },
+    required: ["pattern"],
+    additionalProperties: false,
+  },
+  grep: {
+    type: "object",
+    properties: {
+      pattern: { type: "string" },
+      path: { type: "string", description: "File or directory; default: workspace." },
+      glob: { type: "string", description: 'File filter, e.g. "*.ts"' },
+      ignore_case: { type: "boolean", default: false },
+      output_mode: {
+        type: "string",
+        enum: ["content", "files_with_matches", "count"],
+        default: "content",
+      },
+      context: { type: "integer", minimum: 0, maximum: 10, default: 0 },
+    },
+    required: ["pattern"],
+    additionalProperties: false,
+  },
+};
+
+export const DESCRIPTIONS = {
+  list: "List the files and subdirectories of a directory.",
+  read: "Read a text file as numbered lines.",
+  write: "Create a file or replace its whole content.",
+  edit: "Replace exact text in a file.",
+  glob: "Find files by path pattern.",
+  grep: "Search file contents with a regular expression (RE2).",
+};
+
+export const NAMES = ["list", "read", "write", "edit", "glob", "grep"] as const;
+
+export async function withTools(
+  fn: (tools: FsTools, root: string) => void | Promise<void>,
+  config?: { readLimit?: number },
+): Promise<void> {
+  const root = await Deno.realPath(await Deno.makeTempDir({ prefix: "toolfs_defs_" }));
+  try {
+    await fn(createFsTools({ fs: new LocalFileSystem({ roots: [root] }), config }), root);
+  } finally {
+    await Deno.remove(root, { recursive: true });
+  }
+}

@@ -1,0 +1,111 @@
+// CONTRACT C1.3: what a model sees before any file is touched: definitions, guidance, systemPrompt, token budget.
+
+import {
+  deepStrictEqual as assertEquals,
+  ok as assert,
+  strictEqual as assertStrictEquals,
+} from "node:assert/strict";
+import { systemPrompt } from "../../mod.ts";
+import { toMcpTools, toOpenAITools } from "../../formats.ts";
+import { measureDefinitions, TOKEN_BUDGET } from "../../scripts/tokens.ts";
+import { DESCRIPTIONS, NAMES, SCHEMAS, withTools } from "./_shared.ts";
+
+const GUIDANCE = {
+  list:
+    "Use list, not ls, to see what a directory holds. The footer counts every entry, even when the view is capped. Use glob or grep once you know the path pattern or the text.",
+  read:
+    "Use read, not cat, head or tail, for text files. Lines come numbered; when the footer says more remain, continue with the offset it gives, or use offset and limit to jump within a large file.",
+  write:
+    "Use write, not shell redirection, to create a file (parent directories too) or replace all of it. Read an existing file first; prefer edit for partial changes.",
+  edit:
+    "Use edit, not sed, for targeted changes: old_string must match exactly once (copy it from read output, without the line-number prefix) unless replace_all is set. Read the file first; your own writes and edits count as reads.",
+  glob:
+    "Use glob, not find, to find files by path: *.ts matches at any depth. Hidden and gitignored files are skipped.",
+  grep:
+    "Use grep, not shell grep or rg, to find where something is defined or used. Narrow with path or glob; files_with_matches or count for an overview. Line numbers work as read offsets.",
+};
+
+Deno.test("C9.1: definitions are list, read, write, edit, glob, grep with the pinned descriptions, schemas and guidance", async () => {
+  await withTools((tools) => {
+    assertEquals(
+      tools.definitions,
+      NAMES.map((name) => ({
+        name,
+        description: DESCRIPTIONS[name],
+        inputSchema: SCHEMAS[name],
+        guidance: GUIDANCE[name],
+      })),
+    );
+  });
+});
+
+Deno.test("every schema is snake_case, lists required and forbids additional properties", async () => {
+  await withTools((tools) => {
+    for (const { inputSchema } of tools.definitions) {
+      assertStrictEquals(inputSchema.type, "object");
+      assertStrictEquals(inputSchema.additionalProperties, false);
+      assert(Array.isArray(inputSchema.required));
+      for (const key of Object.keys(inputSchema.properties)) assert(/^[a-z]+(_[a-z]+)*$/.test(key));
+      for (const key of inputSchema.required) assert(key in inputSchema.properties);
+    }
+  });
+});
+
+Deno.test("read.limit advertises the configured readLimit as default and maximum", async () => {
+  await withTools((tools) => {
+    const limit = tools.definitions[1].inputSchema.properties.limit;
+    assertEquals(limit, { type: "integer", minimum: 1, maximum: 300, default: 300 });
+  }, { readLimit: 300 });
+});
+
+Deno.test("guidance tells when to use each tool instead of a shell, how to page, and to read before changing", async () => {
+  await withTools((tools) => {
+    const [list, read, write, edit] = tools.definitions.map((d) => d.guidance);
+    assert(list.includes("not ls"));
+    assert(read.includes("not cat") && read.includes("offset and limit"));
+    assert(
+      write.includes("not shell redirection") && write.includes("Read an existing file first"),
+    );
+    assert(edit.includes("not sed") && edit.includes("Read the file first"));
+  });
+});
+
+Deno.test("systemPrompt joins the guidance in the fixed order, whatever order it is given", async () => {
+  await withTools((tools) => {
+    const expected = NAMES.map((n) => GUIDANCE[n]).join("\n\n");
+    assertStrictEquals(systemPrompt(tools.definitions), expected);
+    assertStrictEquals(systemPrompt([...tools.definitions].reverse()), expected);
+    assertStrictEquals(
+      systemPrompt([tools.definitions[3], tools.definitions[1]]),
+      `${GUIDANCE.read}\n\n${GUIDANCE.edit}`,
+    );
+    assertStrictEquals(systemPrompt([]), "");
+  });
+});
+
+Deno.test("systemPrompt and the formats are byte-stable across instances of one config", async () => {
+  await withTools(async (a) => {
+    await withTools((b) => {
+      assertStrictEquals(systemPrompt(a.definitions), systemPrompt(b.definitions));
+      assertStrictEquals(
+        JSON.stringify(toOpenAITools(a.definitions)),
+        JSON.stringify(toOpenAITools(b.definitions)),
+      );
+      assertStrictEquals(
+        JSON.stringify(toMcpTools(a.definitions)),
+        JSON.stringify(toMcpTools(b.definitions)),
+      );
+    });
+  });
+});
+
+Deno.test(`the six tools' name, description, schema and guidance fit ${TOKEN_BUDGET} DeepSeek V3 tokens`, async () => {
+  await withTools(async (tools) => {
+    const cost = (await measureDefinitions(tools.definitions, ["deepseek_v3"])).deepseek_v3;
+    assert(
+      cost.total <= TOKEN_BUDGET,
+      `${cost.total} DeepSeek V3 tokens, over the budget of ${TOKEN_BUDGET}`,
+    );
+    assert(cost.total > 100, "the tokenizer counted implausibly few tokens");
+  });
+});

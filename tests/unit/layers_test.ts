@@ -1,0 +1,104 @@
+// The import direction of src/ (ARCHITECTURE.md): each folder imports only folders listed before
+// it, src/ never imports the entry points, and a `_`-prefixed file is private to its folder.
+
+import assert from "node:assert/strict";
+import { dirname, join, relative, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+
+const SRC = fileURLToPath(new URL("../../src/", import.meta.url));
+
+/**
+ * The layers, lowest first. Files directly in src/ (types, errors, config) are the leaves;
+ * testing/ (the provider conformance suite) and cli/ sit on top of the tools.
+ */
+const LAYERS = [
+  "",
+  "text",
+  "render",
+  "present",
+  "provider",
+  "policy",
+  "tools",
+  "testing",
+  "cli",
+  "mcp",
+];
+
+function layerOf(file: string): number {
+  const folder = relative(SRC, file).split("/").slice(0, -1)[0] ?? "";
+  const layer = LAYERS.indexOf(folder);
+  if (layer < 0) throw new Error(`"${relative(SRC, file)}": src/${folder}/ is not a known layer`);
+  return layer;
+}
+
+async function* sourceFiles(dir: string): AsyncGenerator<string> {
+  for await (const entry of Deno.readDir(dir)) {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory) yield* sourceFiles(path);
+    else if (entry.isFile && path.endsWith(".ts")) yield path;
+  }
+}
+
+/** The relative specifiers a file imports or re-exports (static and dynamic). */
+function importsOf(text: string): string[] {
+  const found: string[] = [];
+  const pattern =
+    /(?:^|\n)\s*(?:import|export)[^;"']*?from\s*["']([^"']+)["']|import\(\s*["']([^"']+)["']\s*\)/g;
+  for (const match of text.matchAll(pattern)) {
+    const specifier = match[1] ?? match[2];
+    if (specifier.startsWith(".")) found.push(specifier);
+  }
+  return found;
+}
+
+/** Every upward, outward or private-crossing import in src/, as readable lines. */
+async function violations(): Promise<string[]> {
+  const out: string[] = [];
+  for await (const file of sourceFiles(SRC)) {
+    const from = relative(SRC, file);
+    for (const specifier of importsOf(await Deno.readTextFile(file))) {
+      const target = resolve(dirname(file), specifier);
+      const to = relative(SRC, target);
+      if (to.startsWith("..")) {
+        out.push(`${from} imports ${specifier}, outside src/`);
+        continue;
+      }
+      if (layerOf(target) > layerOf(file)) {
+        out.push(
+          `${from} imports ${to}: ${LAYERS[layerOf(target)]}/ is above ${
+            LAYERS[layerOf(file)] || "src/"
+          }`,
+        );
+      }
+      const name = target.split("/").pop()!;
+      if (name.startsWith("_") && dirname(target) !== dirname(file)) {
+        out.push(`${from} imports ${to}, private to ${relative(SRC, dirname(target)) || "src"}/`);
+      }
+    }
+  }
+  return out.sort();
+}
+
+Deno.test("layers: src/ imports point one way: types → text → render → present → provider → policy → tools → testing → cli", async () => {
+  assert.deepEqual(await violations(), []);
+});
+
+Deno.test("layers: the import parser sees static, type-only, re-export and dynamic imports", () => {
+  const text = [
+    'import { a } from "./a.ts";',
+    'import type { B } from "../render/b.ts";',
+    'export { c } from "./c.ts";',
+    "export * from './d.ts';",
+    'const e = await import("./e.ts");',
+    'import { join } from "node:path";',
+    'import {\n  f,\n  g,\n} from "./fg.ts";',
+  ].join("\n");
+  assert.deepEqual(importsOf(text), [
+    "./a.ts",
+    "../render/b.ts",
+    "./c.ts",
+    "./d.ts",
+    "./e.ts",
+    "./fg.ts",
+  ]);
+});
