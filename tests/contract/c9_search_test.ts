@@ -3,6 +3,7 @@
 import { deepEqual, equal, throws } from "node:assert/strict";
 import { join } from "node:path";
 import { createFsTools, LocalFileSystem } from "../../mod.ts";
+import { MemoryFileSystem } from "../../memory.ts";
 import { failed, toolsAt, withSandbox } from "../_helpers.ts";
 
 Deno.test("C9.1: definitions list list, read, write, edit, glob, grep in that order", async () => {
@@ -58,4 +59,45 @@ Deno.test("C8: presentCall of glob and grep — title, kind search, the search l
         locations: [{ path: join(root, "sub/src/a.ts") }],
       });
     }));
+});
+
+Deno.test("C1.7/C9: glob and grep give identical results on LocalFileSystem and MemoryFileSystem", async () => {
+  const files: Record<string, string> = {
+    ".gitignore": "*.log\n!keep.log\nbuild/\n",
+    "a.log": "needle\n",
+    "keep.log": "needle\n",
+    "build/out.ts": "needle\n",
+    "src/a.ts": "one\nneedle two\nthree\r\nfour\n",
+    "src/.hidden.ts": "needle\n",
+    "src/sub/.gitignore": "/local.ts\n",
+    "src/sub/local.ts": "needle\n",
+    "src/sub/b.ts": "\uFEFFneedle\nx\nneedle again",
+    ".github/ci.yml": "needle: yes\n",
+  };
+  await withSandbox(files, async ({ root }) => {
+    const local = toolsAt(root);
+    const memory = createFsTools({
+      fs: new MemoryFileSystem({
+        roots: [root],
+        files: Object.fromEntries(Object.entries(files).map(([k, v]) => [join(root, k), v])),
+      }),
+    });
+    const calls: [string, Record<string, unknown>][] = [
+      ["glob", { pattern: "**" }],
+      ["glob", { pattern: "*.ts", path: "src" }],
+      ["glob", { pattern: ".github/*" }],
+      ["glob", { pattern: "*", path: "nope" }],
+      ["glob", { pattern: "*", path: "keep.log" }],
+      ["grep", { pattern: "needle" }],
+      ["grep", { pattern: "needle", context: 1, path: "src" }],
+      ["grep", { pattern: "NEEDLE", ignore_case: true, output_mode: "count" }],
+      ["grep", { pattern: "needle", glob: ".github/**", output_mode: "files_with_matches" }],
+      ["grep", { pattern: "needle", path: "src/sub/local.ts" }],
+      ["grep", { pattern: "(", path: "src" }],
+    ];
+    for (const [name, args] of calls) {
+      const [a, b] = [await local.execute(name, args), await memory.execute(name, args)];
+      deepEqual(b, a, `${name} ${JSON.stringify(args)}`);
+    }
+  });
 });
