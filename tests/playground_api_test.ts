@@ -89,12 +89,19 @@ async function snapshot(dir: string): Promise<Map<string, string>> {
   return files;
 }
 
-Deno.test("playground GET /api/definitions lists the four tools with defaults", async () => {
+Deno.test("playground GET /api/definitions lists the six tools with defaults", async () => {
   await using t = await setUp();
   const response = await t.app.request("/api/definitions");
   assertEquals(response.status, 200);
   const body = await response.json();
-  assertEquals(body.tools.map((d: { name: string }) => d.name), ["list", "read", "write", "edit"]);
+  assertEquals(body.tools.map((d: { name: string }) => d.name), [
+    "list",
+    "read",
+    "write",
+    "edit",
+    "glob",
+    "grep",
+  ]);
   for (const d of body.tools) assert(d.guidance.length > 0 && d.description.length > 0);
   assertEquals(body.defaults.readLimit, 2000);
   assertEquals(

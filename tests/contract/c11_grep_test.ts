@@ -2,7 +2,7 @@
 
 import { deepEqual, equal, ok as assert } from "node:assert/strict";
 import { join } from "node:path";
-import { failed, ok, toolsAt, withSandbox } from "../_helpers.ts";
+import { failed, granted, ok, toolsAt, withSandbox } from "../_helpers.ts";
 
 function grepText(path: string, lines: string[], footer: string): string {
   const body = lines.length ? lines.join("\n") + "\n" : "";
