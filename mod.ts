@@ -73,6 +73,8 @@ export type {
   FsToolName,
   FsToolResult,
   FsToolValue,
+  GlobValue,
+  GrepValue,
   ListTotals,
   ListValue,
   ReadLine,

@@ -226,7 +226,14 @@ export function toOpenAITools(
  * const root = await Deno.makeTempDir();
  * const tools = createFsTools({ fs: new LocalFileSystem({ roots: [root] }) });
  * const body = { model: "gpt-4.1", input: "hi", tools: toOpenAIResponsesTools(tools.definitions) };
- * assert.deepEqual(body.tools.map((tool) => tool.name), ["list", "read", "write", "edit"]);
+ * assert.deepEqual(body.tools.map((tool) => tool.name), [
+ *   "list",
+ *   "read",
+ *   "write",
+ *   "edit",
+ *   "glob",
+ *   "grep",
+ * ]);
  * await Deno.remove(root);
  * ```
  */
