@@ -26,6 +26,11 @@ export interface FsSearchReadOptions extends FsCallOptions {
    * containment check; when `true` (or absent), a failed check throws `FS_OUTSIDE_ROOT`.
    */
   verifyIf?: () => boolean;
+  /**
+   * A buffer the provider may read into and hand out (its subarrays) instead of allocating one
+   * per file; the caller uses each chunk before asking for the next.
+   */
+  buffer?: Uint8Array;
 }
 
 /** Options of {@linkcode FsProvider.resolve}. */

@@ -178,6 +178,14 @@ export async function grepTool(
 }
 
 const decoder = new TextDecoder("utf-8", { ignoreBOM: true });
+
+/** One read buffer per call (its files are read one after another), not one per file. */
+const buffers = new WeakMap<ToolEnv, Uint8Array>();
+function bufferOf(env: ToolEnv): Uint8Array {
+  let buffer = buffers.get(env);
+  if (!buffer) buffers.set(env, buffer = new Uint8Array(1 << 20));
+  return buffer;
+}
 const LF = 0x0a;
 
 /**
@@ -194,7 +202,11 @@ async function scanFile(
   const { signal } = env;
   const fast = env.fs.searchChunks;
   if (fast) {
-    const chunks = await fast.call(env.fs, target, { signal, verifyIf: () => scanner.matches > 0 });
+    const chunks = await fast.call(env.fs, target, {
+      signal,
+      verifyIf: () => scanner.matches > 0,
+      buffer: bufferOf(env),
+    });
     await scanChunks(chunks, scanner, pattern, context);
     return;
   }
@@ -253,6 +265,7 @@ export async function scanChunks(
  */
 class BlockFeeder {
   #deferred: Uint8Array | null = null;
+  #blocks = 0;
   constructor(
     readonly scanner: GrepScanner,
     readonly pattern: GrepPattern,
@@ -261,10 +274,15 @@ class BlockFeeder {
 
   feed(bytes: Uint8Array, final: boolean): void {
     const { scanner, pattern, context } = this;
+    const first = this.#blocks++ === 0;
     if (context === 0 && pattern.literal && !containsBytes(bytes, pattern.literal)) {
       this.#flush();
-      // A copy (the chunk may be a reused buffer): copying is far cheaper than counting lines.
-      this.#deferred = final ? null : bytes.slice();
+      if (final) return;
+      // The first block is kept (the chunk may be a reused buffer) and counted only if a later
+      // one matches: copying is far cheaper than counting, and most files end after it. Later
+      // blocks of a big file are counted at once, so memory stays bounded.
+      if (first) this.#deferred = bytes.slice();
+      else this.scanner.skipLines(countLines(bytes));
       return;
     }
     this.#flush();
@@ -275,8 +293,12 @@ class BlockFeeder {
     const bytes = this.#deferred;
     if (!bytes) return;
     this.#deferred = null;
-    let lines = 0;
-    for (let i = bytes.indexOf(LF); i !== -1; i = bytes.indexOf(LF, i + 1)) lines++;
-    this.scanner.skipLines(lines);
+    this.scanner.skipLines(countLines(bytes));
   }
+}
+
+function countLines(bytes: Uint8Array): number {
+  let lines = 0;
+  for (let i = bytes.indexOf(LF); i !== -1; i = bytes.indexOf(LF, i + 1)) lines++;
+  return lines;
 }

@@ -102,6 +102,7 @@ export function searchChunks(
   options: FsSearchReadOptions = {},
 ): Iterable<Uint8Array> {
   const { signal, verifyIf } = options;
+  const shared = options.buffer;
   const path = target.realPath;
   const lstat = Deno.lstatSync(path);
   if (!lstat.isFile) throw new FsError("FS_NOT_REGULAR_FILE"); // never open a FIFO or a link
@@ -120,7 +121,9 @@ export function searchChunks(
     *[Symbol.iterator]() {
       try {
         const size = info.size;
-        const buffer = new Uint8Array(Math.max(1, Math.min(CHUNK, size + 1)));
+        const buffer = shared && shared.length > 0
+          ? shared
+          : new Uint8Array(Math.max(1, Math.min(CHUNK, size + 1)));
         for (;;) {
           if (signal?.aborted) throw new FsError("FS_ABORTED");
           const n = file.readSync(buffer);
