@@ -233,6 +233,7 @@ export async function scanChunks(
   context: number,
 ): Promise<void> {
   const blocks = new BlockFeeder(scanner, pattern, context);
+  // The partial line at the end of the last chunk: only it is copied, never a whole chunk.
   let pending: Uint8Array | null = null;
   let first = true;
   for await (const chunk of chunks) {
@@ -241,21 +242,30 @@ export async function scanChunks(
       first = false;
       if (looksBinary(chunk.subarray(0, 8192))) throw new FsError("FS_BINARY");
     }
-    let data: Uint8Array = chunk;
+    let start = 0;
     if (pending) {
-      data = new Uint8Array(pending.length + chunk.length);
-      data.set(pending);
-      data.set(chunk, pending.length);
+      const lf = chunk.indexOf(LF);
+      if (lf === -1) {
+        pending = join(pending, chunk);
+        continue;
+      }
+      blocks.feed(join(pending, chunk.subarray(0, lf + 1)), false);
+      pending = null;
+      start = lf + 1;
     }
-    const end = data.lastIndexOf(LF);
-    if (end === -1) {
-      pending = data === chunk ? chunk.slice() : data;
-      continue;
-    }
-    blocks.feed(data.subarray(0, end + 1), false);
-    pending = end + 1 < data.length ? data.slice(end + 1) : null;
+    const end = chunk.lastIndexOf(LF);
+    if (end >= start) blocks.feed(chunk.subarray(start, end + 1), false);
+    const rest = Math.max(start, end + 1);
+    if (rest < chunk.length) pending = chunk.slice(rest);
   }
   if (pending) blocks.feed(pending, true);
+}
+
+function join(a: Uint8Array, b: Uint8Array): Uint8Array {
+  const out = new Uint8Array(a.length + b.length);
+  out.set(a);
+  out.set(b, a.length);
+  return out;
 }
 
 /**

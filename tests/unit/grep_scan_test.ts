@@ -78,3 +78,22 @@ Deno.test("GrepScanner numbers lines across segments and keeps context", () => {
     { number: 7, text: "x", match: true },
   ]);
 });
+
+Deno.test("scanChunks gives the same lines whatever the chunk boundaries (C11 streaming)", async () => {
+  const { scanChunks } = await import("../../src/tools/grep.ts");
+  const text = "\uFEFFalpha x\r\nbeta\n\nx gamma é\nlong " + "y".repeat(300) + " x\nlast x";
+  const bytes = new TextEncoder().encode(text);
+  for (const context of [0, 2]) {
+    const run = async (size: number) => {
+      const pattern = compileGrepPattern("x", false);
+      const scanner = new GrepScanner({ pattern, context, keep: 100 });
+      const chunks: Uint8Array[] = [];
+      for (let i = 0; i < bytes.length; i += size) chunks.push(bytes.slice(i, i + size));
+      await scanChunks(chunks, scanner, pattern, context);
+      return { matches: scanner.matches, lines: scanner.lines };
+    };
+    const whole = await run(bytes.length);
+    equal(whole.matches, 4);
+    for (const size of [1, 2, 3, 7, 64]) deepEqual(await run(size), whole, `size ${size}`);
+  }
+});
