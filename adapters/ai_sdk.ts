@@ -31,8 +31,10 @@
  * @module
  */
 
-import { jsonSchema, type JSONSchema7, type Tool, tool } from "ai";
 import type { FsToolResult, FsTools } from "../mod.ts";
+import { type FsInputSchema, unvalidated } from "./_standard_schema.ts";
+
+export type { FsInputSchema };
 
 /** Options of {@linkcode toAiSdkTools}. */
 export interface AiSdkToolsOptions {
@@ -45,8 +47,32 @@ export interface AiSdkToolsOptions {
   cwd?: string;
 }
 
-/** An AI SDK tool whose `execute` resolves to the toolfs result. */
-export type AiSdkFsTool = Tool<Record<string, unknown>, FsToolResult>;
+/** The options the AI SDK passes a tool's `execute` that toolfs uses. */
+export interface AiSdkToolCallOptions {
+  /** Cancels the tool call. */
+  abortSignal?: AbortSignal;
+}
+
+/** What the model gets: toolfs's text, marked as an error for a failed call. */
+export type AiSdkModelOutput = { type: "text"; value: string } | {
+  type: "error-text";
+  value: string;
+};
+
+/**
+ * An AI SDK function tool (assignable to the SDK's `Tool`, so a record of them is a
+ * `ToolSet`) whose `execute` resolves to the toolfs result.
+ */
+export interface AiSdkFsTool {
+  /** The tool's one-line description. */
+  description: string;
+  /** The tool's JSON Schema, which the SDK sends the model without validating arguments. */
+  inputSchema: FsInputSchema;
+  /** Runs the tool; the result, value or error code included, stays in `toolResults`. */
+  execute: (input: Record<string, unknown>, options: AiSdkToolCallOptions) => Promise<FsToolResult>;
+  /** Exactly toolfs's text for the model, `error-text` for a failure. */
+  toModelOutput: (options: { output: FsToolResult }) => AiSdkModelOutput;
+}
 
 /**
  * The tools as an AI SDK `ToolSet`, one entry per `tools.definitions` (so tools added later
@@ -70,12 +96,11 @@ export function toAiSdkTools(
 ): Record<string, AiSdkFsTool> {
   const set: Record<string, AiSdkFsTool> = {};
   for (const definition of tools.definitions) {
-    set[definition.name] = tool<Record<string, unknown>, FsToolResult, Record<string, never>>({
+    set[definition.name] = {
       description: definition.description,
-      // No `validate`: the arguments reach `execute` as the model sent them, and toolfs judges them.
-      inputSchema: jsonSchema<Record<string, unknown>>(
-        structuredClone(definition.inputSchema) as JSONSchema7,
-      ),
+      // A Standard JSON Schema that accepts anything: the arguments reach `execute` as the
+      // model sent them, and toolfs judges them.
+      inputSchema: unvalidated(definition),
       execute: (input, { abortSignal }) =>
         tools.execute(definition.name, input, {
           session: options.session,
@@ -86,7 +111,7 @@ export function toAiSdkTools(
         output.isError
           ? { type: "error-text", value: output.content }
           : { type: "text", value: output.content },
-    }) as AiSdkFsTool;
+    };
   }
   return set;
 }

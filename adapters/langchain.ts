@@ -35,7 +35,10 @@
 
 import { ToolMessage } from "@langchain/core/messages";
 import { DynamicStructuredTool } from "@langchain/core/tools";
-import type { FsToolDefinition, FsTools, ToolInputSchema } from "../mod.ts";
+import type { FsToolResult, FsTools } from "../mod.ts";
+import { type FsInputSchema, unvalidated } from "./_standard_schema.ts";
+
+export type { FsInputSchema };
 
 /** Options of {@linkcode toLangChainTools}. */
 export interface LangChainToolsOptions {
@@ -46,6 +49,73 @@ export interface LangChainToolsOptions {
   session?: object;
   /** The session directory for every call (relative resolves against the tools' `cwd`). */
   cwd?: string;
+}
+
+/** A tool call, as LangGraph's `ToolNode` invokes a tool with it. */
+export interface LangChainToolCall {
+  /** Always `tool_call`. */
+  type?: "tool_call";
+  /** The call id, which the `ToolMessage` answers. */
+  id: string;
+  /** The tool name. */
+  name: string;
+  /** The arguments the model sent. */
+  args: Record<string, unknown>;
+}
+
+/** The `ToolMessage` a tool call returns (an instance of LangChain's `ToolMessage`). */
+export interface LangChainToolMessage {
+  /** Exactly toolfs's text (`Error: …` for a failure). */
+  content: string;
+  /** The id of the call it answers. */
+  tool_call_id: string;
+  /** The tool name. */
+  name?: string;
+  /** `error` when the tool call failed. */
+  status?: "success" | "error";
+  /** The whole toolfs result (value or error code), for the host. */
+  artifact?: FsToolResult;
+}
+
+/** The parts of LangChain's run config that toolfs uses. */
+export interface LangChainCallConfig {
+  /** Cancels the tool call. */
+  signal?: AbortSignal;
+}
+
+/**
+ * A LangChain structured tool (an instance of `DynamicStructuredTool`, assignable to
+ * `StructuredToolInterface`, so `bindTools`, `ToolNode` and `createAgent` take it).
+ */
+export interface LangChainFsTool {
+  /** The tool name. */
+  name: string;
+  /** The tool's one-line description. */
+  description: string;
+  /** The tool's JSON Schema, which LangChain binds the model to without validating arguments. */
+  schema: object;
+  /** Always `false`: the model sees the result. */
+  returnDirect: boolean;
+  /** LangChain's serialization namespace. */
+  lc_namespace: string[];
+  /** Whether LangChain may serialize the tool. */
+  lc_serializable: boolean;
+  /** LangChain's serialization id. */
+  readonly lc_id: string[];
+  /** Runs a tool call: the answer is a `ToolMessage`. */
+  invoke(input: LangChainToolCall, config?: LangChainCallConfig): Promise<LangChainToolMessage>;
+  /** Runs the tool on plain arguments: the answer is toolfs's text. */
+  invoke(input: Record<string, unknown>, config?: LangChainCallConfig): Promise<string>;
+  /** LangChain's older entry point, as `invoke`. */
+  call(input: unknown, config?: LangChainCallConfig, tags?: string[]): Promise<unknown>;
+  /** LangChain's `Runnable.batch`. */
+  batch(inputs: unknown[], options?: unknown, batchOptions?: unknown): Promise<unknown[]>;
+  /** LangChain's `Runnable.stream`. */
+  stream(input: unknown, options?: unknown): Promise<ReadableStream<unknown>>;
+  /** LangChain's `Runnable.transform`. */
+  transform(generator: AsyncGenerator<unknown>, options: unknown): AsyncGenerator<unknown>;
+  /** The tool's name for traces. */
+  getName(suffix?: string): string;
 }
 
 /**
@@ -73,7 +143,7 @@ export interface LangChainToolsOptions {
 export function toLangChainTools(
   tools: FsTools,
   options: LangChainToolsOptions = {},
-): DynamicStructuredTool[] {
+): LangChainFsTool[] {
   return tools.definitions.map((definition) =>
     new DynamicStructuredTool({
       name: definition.name,
@@ -95,23 +165,6 @@ export function toLangChainTools(
           artifact: result,
         });
       },
-    })
+    }) as LangChainFsTool
   );
-}
-
-/**
- * The tool's JSON Schema as a Standard JSON Schema: LangChain sends `jsonSchema.input()` to
- * the model, and its own validator, seeing no JSON Schema keywords, accepts any arguments,
- * which toolfs then checks itself.
- */
-function unvalidated(definition: FsToolDefinition): Record<string, unknown> {
-  const schema = (): ToolInputSchema => structuredClone(definition.inputSchema);
-  return {
-    "~standard": {
-      version: 1,
-      vendor: "toolfs",
-      validate: (value: unknown) => ({ value }),
-      jsonSchema: { input: schema, output: schema },
-    },
-  };
 }

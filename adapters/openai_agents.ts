@@ -30,7 +30,7 @@
  * @module
  */
 
-import { type FunctionTool, tool } from "@openai/agents-core";
+import { tool } from "@openai/agents-core";
 import type { FsTools, ToolInputSchema } from "../mod.ts";
 import { toOpenAIResponsesTools } from "../formats.ts";
 
@@ -45,8 +45,38 @@ export interface OpenAIAgentsToolsOptions {
   cwd?: string;
 }
 
-/** A function tool of the Agents SDK whose output is toolfs's text. */
-export type OpenAIAgentsFsTool = FunctionTool<unknown, ToolInputSchema, string>;
+/** The parts of the Agents SDK's tool-call details that toolfs uses. */
+export interface OpenAIAgentsCallDetails {
+  /** Cancels the tool call. */
+  signal?: AbortSignal;
+}
+
+/**
+ * A function tool of the Agents SDK (assignable to its `FunctionTool`, so an `Agent` takes
+ * it) whose output is toolfs's text.
+ */
+export interface OpenAIAgentsFsTool {
+  /** Always `function`. */
+  type: "function";
+  /** The tool name. */
+  name: string;
+  /** The tool's one-line description. */
+  description: string;
+  /** The strict JSON Schema of the arguments (C1.4). */
+  parameters: ToolInputSchema;
+  /** Always `true`. */
+  strict: boolean;
+  /** Runs the tool on the model's JSON arguments: toolfs's text, a failure included. */
+  invoke: (
+    runContext: unknown,
+    input: string,
+    details?: OpenAIAgentsCallDetails,
+  ) => Promise<string>;
+  /** Always resolves `false`. */
+  needsApproval: (runContext: unknown, input: unknown, callId?: string) => Promise<boolean>;
+  /** Always resolves `true`. */
+  isEnabled: (runContext: unknown, agent: unknown) => Promise<boolean>;
+}
 
 /**
  * The tools as OpenAI Agents SDK function tools with strict schemas, one per

@@ -3,6 +3,7 @@
 // SDK put in the prompt of the model's next step.
 
 import { deepStrictEqual as assertEquals } from "node:assert/strict";
+import type { Tool, ToolExecutionOptions, ToolSet } from "ai";
 import type { MockLanguageModelV4 } from "ai/test";
 import { createFsTools, type FsToolResult, LocalFileSystem } from "../mod.ts";
 import { withSandbox } from "./_helpers.ts";
@@ -162,12 +163,16 @@ Deno.test("ai-sdk: the call's abortSignal reaches the tool (C7.2)", { ignore }, 
     const set = toAiSdkTools(tools);
     const controller = new AbortController();
     controller.abort();
-    const output = await (set.read.execute!({ file_path: "a.txt" }, {
+    // The options as the SDK passes them (its own type), and the tools as its own types.
+    const sdkOptions: ToolExecutionOptions<Record<string, never>> = {
       toolCallId: "c",
       messages: [],
       abortSignal: controller.signal,
       context: {},
-    }) as Promise<FsToolResult>);
+    };
+    const asSdk: { set: ToolSet; read: Tool } = { set, read: set.read };
+    const output: FsToolResult = await set.read.execute({ file_path: "a.txt" }, sdkOptions);
+    assertEquals(asSdk.read.description, tools.definitions[1].description);
     assertEquals(output.content, 'Error: cannot read "a.txt": aborted');
     assertEquals(output.error?.code, "FS_ABORTED");
   });

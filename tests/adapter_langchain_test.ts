@@ -3,6 +3,8 @@
 
 import { deepStrictEqual as assertEquals, ok as assert } from "node:assert/strict";
 import { ToolMessage } from "@langchain/core/messages";
+import type { BindToolsInput } from "@langchain/core/language_models/chat_models";
+import { DynamicStructuredTool, type StructuredToolInterface } from "@langchain/core/tools";
 import { convertToOpenAITool } from "@langchain/core/utils/function_calling";
 import { createFsTools, type FsToolResult, LocalFileSystem } from "../mod.ts";
 import { toOpenAITools } from "../formats.ts";
@@ -82,7 +84,11 @@ Deno.test("langchain: the session option scopes read-before-write (C5.2)", async
 Deno.test("langchain: the model is bound to exactly toolfs's schemas, in definition order", async () => {
   await withSandbox({}, ({ root }) => {
     const tools = createFsTools({ fs: new LocalFileSystem({ roots: [root] }) });
-    const bound = toLangChainTools(tools).map((t) => convertToOpenAITool(t));
+    // The tools as @langchain/core's own types: what bindTools, ToolNode and createAgent take.
+    const structured: StructuredToolInterface[] = toLangChainTools(tools);
+    const bindable: BindToolsInput[] = structured;
+    assert(structured.every((t) => t instanceof DynamicStructuredTool));
+    const bound = bindable.map((t) => convertToOpenAITool(t));
     assertEquals(bound, toOpenAITools(tools.definitions));
     return Promise.resolve();
   });

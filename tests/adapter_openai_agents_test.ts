@@ -28,7 +28,8 @@ Deno.test(
   async () => {
     await withSandbox({}, ({ root }) => {
       const tools = createFsTools({ fs: new LocalFileSystem({ roots: [root] }) });
-      const converted = toOpenAIAgentsTools(tools);
+      // The SDK's own type for function tools, what an Agent takes.
+      const converted: import("@openai/agents-core").FunctionTool[] = toOpenAIAgentsTools(tools);
       assertEquals(
         converted.map((t) => [t.type, t.name, t.description, t.strict, t.parameters]),
         toOpenAIResponsesTools(tools.definitions, { strict: true }).map((t) => [

@@ -41,6 +41,21 @@ export interface FsResolveOptions extends FsCallOptions {
   op: FsOp;
 }
 
+/**
+ * A root as a provider's options give it: a directory path (readable and writable), or an object
+ * with `write: false` for a read-only one. `LocalFileSystem` resolves a relative path against the
+ * process's working directory; `MemoryFileSystem` takes absolute POSIX paths.
+ */
+export type RootSpec = string | {
+  /** The directory. */
+  path: string;
+  /**
+   * Whether `write` and `edit` may change files under it.
+   * @default {true}
+   */
+  write?: boolean;
+};
+
 /** A root a path was found inside. */
 export interface FsRootInfo {
   /** The root's real path. */

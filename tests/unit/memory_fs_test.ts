@@ -1,9 +1,13 @@
 // MemoryFileSystem details below the tools: copies, handles, hand-made targets (C1.7).
 
 import assert from "node:assert/strict";
-import { FsError } from "../../mod.ts";
-import type { FsTarget } from "../../provider.ts";
-import { MemoryFileSystem } from "../../memory.ts";
+import { FsError, LocalFileSystem, type RootSpec } from "../../mod.ts";
+import type { FsTarget, RootSpec as ProviderRootSpec } from "../../provider.ts";
+import {
+  MemoryFileSystem,
+  type MemoryRootSpec,
+  type RootSpec as MemoryEntryRootSpec,
+} from "../../memory.ts";
 
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
@@ -92,4 +96,34 @@ Deno.test("C1.7: the host API refuses relative paths and directories in a file's
   assert.throws(() => fs.readFile("relative"), TypeError);
   assert.throws(() => new MemoryFileSystem({ roots: ["/w"], chunkSize: 0 }), /chunkSize/);
   assert.equal(fs.remove("/"), false);
+});
+
+Deno.test("C1.7: one RootSpec for both providers; MemoryRootSpec and every entry's RootSpec are it", async () => {
+  const dir = await Deno.makeTempDir();
+  try {
+    await Deno.mkdir(`${dir}/docs`);
+    // One list of roots, typed by each entry's name for it, drives both providers alike.
+    const specs: RootSpec[] = [dir, { path: `${dir}/docs`, write: false }];
+    const memorySpecs: MemoryRootSpec[] = specs;
+    const providerSpecs: ProviderRootSpec[] = memorySpecs;
+    const memorySpec: MemoryEntryRootSpec = providerSpecs[1];
+    const local = new LocalFileSystem({ roots: providerSpecs });
+    const memory = new MemoryFileSystem({ roots: [dir, memorySpec] });
+    const real = await Deno.realPath(dir);
+    assert.deepEqual(local.roots.map((r) => [r.path.replace(real, dir), r.writable]), [
+      [dir, true],
+      [`${dir}/docs`, false],
+    ]);
+    assert.deepEqual(memory.roots.map((r) => [r.path, r.writable]), [
+      [dir, true],
+      [`${dir}/docs`, false],
+    ]);
+    for (const fs of [local, memory]) {
+      const target = await fs.resolve(`${dir}/docs/a.txt`, { cwd: dir, op: "read" });
+      assert.equal(target.root.writable, false);
+      assert.equal(await code(fs.resolve("docs/a.txt", { cwd: dir, op: "write" })), "FS_READ_ONLY");
+    }
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
 });

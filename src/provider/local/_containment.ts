@@ -4,7 +4,7 @@
 
 import { basename, dirname, isAbsolute, resolve as resolvePath } from "node:path";
 import { FsError } from "../../fs_error.ts";
-import type { FsRootInfo } from "../fs_provider.ts";
+import type { FsRootInfo, RootSpec } from "../fs_provider.ts";
 import { fdPathsAvailable, type OpenLocation, openLocation, pinnedLocation } from "./_fd_paths.ts";
 import { findRoot } from "../roots.ts";
 import { osMessage } from "./_errors.ts";
@@ -18,17 +18,6 @@ import {
   sameFile,
   statSyncOrNull,
 } from "./_stat.ts";
-
-/** A root: a path (readable and writable) or an object with `write: false` for read-only. */
-export type RootSpec = string | {
-  /** The directory. */
-  path: string;
-  /**
-   * Whether `write` and `edit` may change files under it.
-   * @default {true}
-   */
-  write?: boolean;
-};
 
 /**
  * A directory the provider creates, replaces and lists files in. `at` is the prefix names are

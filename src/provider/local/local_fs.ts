@@ -27,9 +27,10 @@ import type {
   FsStat,
   FsTarget,
   FsWriteOutcome,
+  RootSpec,
 } from "../fs_provider.ts";
 import { readDirEntries } from "./_read_dir.ts";
-import { Containment, type RootSpec } from "./_containment.ts";
+import { Containment } from "./_containment.ts";
 import { guard } from "./_errors.ts";
 import { openVerified, readCurrent } from "./_open.ts";
 import { ensureParent } from "./_parents.ts";
@@ -39,7 +40,7 @@ import { closeQuietly, statOrNull } from "./_stat.ts";
 import { identityKey, Versioner } from "./_version.ts";
 import { searchChunks, searchListDir } from "./_search.ts";
 
-export type { RootSpec } from "./_containment.ts";
+export type { RootSpec } from "../fs_provider.ts";
 export { toFsError } from "./_errors.ts";
 
 /** Options of {@linkcode LocalFileSystem}. */

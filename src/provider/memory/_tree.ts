@@ -91,6 +91,19 @@ export class Tree {
     return node;
   }
 
+  /** The absolute paths of every file, in tree order. */
+  filePaths(): string[] {
+    const out: string[] = [];
+    const walk = (dir: DirNode, prefix: string) => {
+      for (const [name, node] of dir.children) {
+        if (node.kind === "file") out.push(prefix + name);
+        else walk(node, `${prefix}${name}/`);
+      }
+    };
+    walk(this.top, "/");
+    return out;
+  }
+
   /** Puts `file` at `name` in `dir`, replacing what was there. */
   static put(dir: DirNode, name: string, file: FileNode): void {
     dir.children.set(name, file);

@@ -14,7 +14,6 @@ import type {
   FsEditOutcome,
   FsFileContent,
   FsMutationOptions,
-  FsPrecondition,
   FsProvider,
   FsReadHandle,
   FsResolveOptions,
@@ -22,20 +21,21 @@ import type {
   FsStat,
   FsTarget,
   FsWriteOutcome,
+  RootSpec,
 } from "../fs_provider.ts";
 import { findRoot } from "../roots.ts";
-import { type DirNode, type FileNode, fileNode, type Node, Tree } from "./_tree.ts";
+import { contentBytes, join, textBytes } from "./_bytes.ts";
+import { guard } from "./_guard.ts";
+import { absolutePath, conflict, makeRoot } from "./_paths.ts";
+import { openHandle } from "./_stream.ts";
+import { type FileNode, fileNode, Tree } from "./_tree.ts";
+import { checkVersion, versionOf } from "./_version.ts";
 
-/** A root of a {@linkcode MemoryFileSystem}: an absolute POSIX path, or one with `write: false`. */
-export type MemoryRootSpec = string | {
-  /** The directory, an absolute POSIX path. */
-  path: string;
-  /**
-   * Whether `write` and `edit` may change files under it.
-   * @default {true}
-   */
-  write?: boolean;
-};
+/**
+ * A root of a {@linkcode MemoryFileSystem}: an absolute POSIX path, or one with `write: false`.
+ * The same type as `RootSpec`, the roots of every provider.
+ */
+export type MemoryRootSpec = RootSpec;
 
 /** Initial contents: absolute paths to text or bytes; a path ending in `/` is an empty directory. */
 export type MemoryFiles = Readonly<Record<string, string | Uint8Array>>;
@@ -55,8 +55,6 @@ export interface MemoryFileSystemOptions {
    */
   chunkSize?: number;
 }
-
-const encoder = new TextEncoder();
 
 /**
  * A file tree held in memory, behind the same seam as `LocalFileSystem`: same roots, same
@@ -112,7 +110,7 @@ export class MemoryFileSystem implements FsProvider {
       }
       this.writeFile(absolute, content);
     }
-    this.roots = Object.freeze(specs.map((spec) => this.#root(spec)));
+    this.roots = Object.freeze(specs.map((spec) => makeRoot(this.#tree, spec)));
   }
 
   // --- host access: trusted, outside the roots' rules --------------------------------------
@@ -159,16 +157,7 @@ export class MemoryFileSystem implements FsProvider {
    */
   writeFile(path: string, content: string | Uint8Array): void {
     const absolute = absolutePath(path, "file");
-    const bytes = typeof content === "string"
-      ? encoder.encode(content)
-      : content instanceof Uint8Array
-      ? content.slice()
-      : null;
-    if (!bytes) {
-      throw new TypeError(
-        `content of "${path}" must be a string or a Uint8Array: got ${typeof content}`,
-      );
-    }
+    const bytes = contentBytes(path, content);
     const dir = this.#tree.ensureDir(posix.dirname(absolute));
     const name = posix.basename(absolute);
     if (!dir || name === "" || dir.children.get(name)?.kind === "dir") throw conflict(path);
@@ -214,15 +203,7 @@ export class MemoryFileSystem implements FsProvider {
    * ```
    */
   paths(): string[] {
-    const out: string[] = [];
-    const walk = (dir: DirNode, prefix: string) => {
-      for (const [name, node] of dir.children) {
-        if (node.kind === "file") out.push(prefix + name);
-        else walk(node, `${prefix}${name}/`);
-      }
-    };
-    walk(this.#tree.top, "/");
-    return out.sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+    return this.#tree.filePaths().sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
   }
 
   // --- the provider seam ---------------------------------------------------------------------
@@ -274,29 +255,7 @@ export class MemoryFileSystem implements FsProvider {
   /** {@inheritDoc FsProvider.streamText} */
   streamText(target: FsTarget, options: FsCallOptions = {}): Promise<FsReadHandle> {
     const { signal } = options;
-    return guard(signal, () => {
-      // The node is immutable: the handle reads the bytes it was opened at, as an open file
-      // descriptor keeps reading a file that was atomically replaced meanwhile.
-      let file: FileNode | null = this.#file(target);
-      const chunkSize = this.#chunkSize;
-      const version = versionOf(file);
-      return {
-        version,
-        cacheKey: version,
-        size: file.bytes.length,
-        async *chunks(position: number): AsyncGenerator<Uint8Array> {
-          const bytes = file?.bytes;
-          if (!bytes) throw new FsError("FS_IO_ERROR", { detail: "the read handle is closed" });
-          for (let at = Math.max(position, 0); at < bytes.length; at += chunkSize) {
-            if (signal?.aborted) throw new FsError("FS_ABORTED");
-            yield bytes.subarray(at, at + chunkSize);
-          }
-        },
-        close() {
-          file = null;
-        },
-      };
-    });
+    return guard(signal, () => openHandle(this.#file(target), this.#chunkSize, signal));
   }
 
   /** {@inheritDoc FsProvider.version} */
@@ -318,7 +277,7 @@ export class MemoryFileSystem implements FsProvider {
     const { signal, precondition = { kind: "none" } } = options;
     return guard(signal, () => {
       const path = this.#writable(target);
-      const bytes = encoder.encode(content);
+      const bytes = textBytes(content);
       const parent = this.#tree.lookup(posix.dirname(path));
       if (parent.found?.kind === "file" || (!parent.found && parent.blocked)) {
         throw new FsError("FS_NOT_DIRECTORY");
@@ -369,19 +328,6 @@ export class MemoryFileSystem implements FsProvider {
 
   // --- internals -------------------------------------------------------------------------
 
-  #root(spec: MemoryRootSpec): FsRootInfo {
-    const given = typeof spec === "string" ? spec : spec?.path;
-    if (typeof given !== "string" || given === "" || given.includes("\0")) {
-      throw new TypeError(`root must be a non-empty path string: got ${JSON.stringify(spec)}`);
-    }
-    const path = absolutePath(given, "root");
-    if (!this.#tree.ensureDir(path)) {
-      throw new TypeError(`root "${given}" is not a directory: a file is in its place`);
-    }
-    const writable = typeof spec === "string" ? true : spec.write !== false;
-    return Object.freeze({ path, writable });
-  }
-
   /** Looks a target up after checking it lies inside a root (hand-made targets included). */
   #inside(target: FsTarget): ReturnType<Tree["lookup"]> {
     const path = posix.resolve("/", target.realPath);
@@ -404,61 +350,5 @@ export class MemoryFileSystem implements FsProvider {
     if (!root) throw new FsError("FS_OUTSIDE_ROOT");
     if (!root.writable) throw new FsError("FS_READ_ONLY");
     return path;
-  }
-}
-
-// --- helpers -------------------------------------------------------------------------------
-
-/** The C5.7 version of a file node: a new node for every change, so a new version. */
-function versionOf(file: FileNode): string {
-  return `mem:${file.id}:${file.bytes.length}`;
-}
-
-/** Throws `FS_STALE` when a `version` precondition does not hold for `current`. */
-function checkVersion(current: Node | null, precondition: FsPrecondition): void {
-  if (precondition.kind !== "version") return;
-  if (current?.kind !== "file" || versionOf(current) !== precondition.version) {
-    throw new FsError("FS_STALE");
-  }
-}
-
-/** An edit function's result as one new buffer (one buffer, or slices in order). */
-function join(after: Uint8Array | readonly Uint8Array[]): Uint8Array {
-  if (after instanceof Uint8Array) return after.slice();
-  if (!Array.isArray(after) || !after.every((piece) => piece instanceof Uint8Array)) {
-    throw new TypeError("an edit function must return a Uint8Array or an array of Uint8Arrays");
-  }
-  const joined = new Uint8Array(after.reduce((sum, piece) => sum + piece.length, 0));
-  let at = 0;
-  for (const piece of after) {
-    joined.set(piece, at);
-    at += piece.length;
-  }
-  return joined;
-}
-
-function absolutePath(path: string, what: "root" | "file"): string {
-  if (typeof path !== "string" || !path.startsWith("/") || path.includes("\0")) {
-    throw new TypeError(`${what} "${String(path)}" must be an absolute POSIX path`);
-  }
-  return posix.resolve(path);
-}
-
-function conflict(path: string): TypeError {
-  return new TypeError(`file "${path}" conflicts with the tree: a file is where a directory is`);
-}
-
-/** Runs `task` after an abort check, turning every failure into an `FsError` with a code. */
-async function guard<T>(signal: AbortSignal | undefined, task: () => T): Promise<T> {
-  try {
-    signal?.throwIfAborted();
-    return await task();
-  } catch (error) {
-    if (error instanceof FsError) throw error;
-    if (signal?.aborted || (error instanceof DOMException && error.name === "AbortError")) {
-      throw new FsError("FS_ABORTED", { cause: error });
-    }
-    const detail = error instanceof Error ? error.message : String(error);
-    throw new FsError("FS_IO_ERROR", { detail, cause: error });
   }
 }

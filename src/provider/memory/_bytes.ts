@@ -1,0 +1,33 @@
+// Contents handed to MemoryFileSystem, as the one buffer it stores. Private to
+// src/provider/memory.
+
+const encoder = new TextEncoder();
+
+/** A host-given content as a fresh buffer: `TypeError` when it is neither text nor bytes. */
+export function contentBytes(path: string, content: string | Uint8Array): Uint8Array {
+  if (typeof content === "string") return encoder.encode(content);
+  if (content instanceof Uint8Array) return content.slice();
+  throw new TypeError(
+    `content of "${path}" must be a string or a Uint8Array: got ${typeof content}`,
+  );
+}
+
+/** Text as the bytes a write stores (UTF-8). */
+export function textBytes(content: string): Uint8Array {
+  return encoder.encode(content);
+}
+
+/** An edit function's result as one new buffer (one buffer, or slices in order). */
+export function join(after: Uint8Array | readonly Uint8Array[]): Uint8Array {
+  if (after instanceof Uint8Array) return after.slice();
+  if (!Array.isArray(after) || !after.every((piece) => piece instanceof Uint8Array)) {
+    throw new TypeError("an edit function must return a Uint8Array or an array of Uint8Arrays");
+  }
+  const joined = new Uint8Array(after.reduce((sum, piece) => sum + piece.length, 0));
+  let at = 0;
+  for (const piece of after) {
+    joined.set(piece, at);
+    at += piece.length;
+  }
+  return joined;
+}
