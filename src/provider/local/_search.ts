@@ -14,7 +14,33 @@
 import { FsError } from "../../fs_error.ts";
 import type { FsDirEntry, FsRootInfo, FsSearchReadOptions, FsTarget } from "../fs_provider.ts";
 import { findRoot } from "../roots.ts";
-import { fdPathsAvailable, openLocation } from "./_fd_paths.ts";
+import { fdPathsAvailable, type OpenLocation, openLocation } from "./_fd_paths.ts";
+
+/** The descriptor number the last lookup found: a fresh descriptor usually gets it again. */
+let guess = -1;
+
+/**
+ * `openLocation`, trying the last descriptor number first: the same answer (any descriptor of
+ * the file is equally authoritative, as `openLocation` says), without scanning /proc/self/fd
+ * for every directory and file of a search.
+ */
+function locate(info: Deno.FileInfo): OpenLocation | null {
+  if (guess >= 0) {
+    const handle = `/proc/self/fd/${guess}`;
+    try {
+      const held = Deno.statSync(handle);
+      if (held.dev === info.dev && held.ino === info.ino) {
+        const path = Deno.readLinkSync(handle);
+        return { handle, path: path.endsWith(" (deleted)") || !path.startsWith("/") ? null : path };
+      }
+    } catch {
+      // closed meanwhile: scan
+    }
+  }
+  const where = openLocation(info);
+  if (where) guess = Number(where.handle.slice(where.handle.lastIndexOf("/") + 1));
+  return where;
+}
 
 const CHUNK = 1 << 20;
 
@@ -25,7 +51,7 @@ const CHUNK = 1 << 20;
  */
 function inside(roots: readonly FsRootInfo[], path: string, info: Deno.FileInfo): boolean {
   if (fdPathsAvailable()) {
-    const where = openLocation(info);
+    const where = locate(info);
     return where?.path != null && findRoot(roots, where.path) !== undefined;
   }
   let real: string;
@@ -67,9 +93,13 @@ function pinnedList(roots: readonly FsRootInfo[], path: string): FsDirEntry[] {
     if (!info.isDirectory) throw new FsError("FS_NOT_DIRECTORY");
     // Synchronous from open to listing: no other task can close or reuse a descriptor number
     // meanwhile, so any descriptor of this directory names it (no need to mark this one).
-    const where = openLocation(info);
+    const where = locate(info);
     if (where?.path == null || !findRoot(roots, where.path)) throw new FsError("FS_OUTSIDE_ROOT");
-    return readEntries(where.handle);
+    const entries = readEntries(where.handle);
+    // The handle still names this directory (its number was not closed and reused meanwhile).
+    const after = Deno.statSync(where.handle);
+    if (after.dev !== info.dev || after.ino !== info.ino) throw new FsError("FS_OUTSIDE_ROOT");
+    return entries;
   } finally {
     dir.close();
   }
