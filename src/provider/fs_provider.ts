@@ -28,7 +28,8 @@ export interface FsSearchReadOptions extends FsCallOptions {
   verifyIf?: () => boolean;
   /**
    * A buffer the provider may read into and hand out (its subarrays) instead of allocating one
-   * per file; the caller uses each chunk before asking for the next.
+   * per file. A chunk stays intact until the one after the next is drawn (the provider reads
+   * into the buffer's two halves in turn), so a caller may keep the previous chunk uncopied.
    */
   buffer?: Uint8Array;
 }

@@ -14,8 +14,12 @@ export interface GrepPattern {
   testLine(line: string): boolean;
   /** Whether any line of a text of whole lines may match (never `false` when one does). */
   testBlock(text: string): boolean;
-  /** UTF-8 bytes every matching line contains, when the pattern is a plain literal. */
+  /** UTF-8 bytes every matching line contains (the rarest-looking such literal), or `null`. */
   literal: Uint8Array | null;
+  /** Every literal every matching line contains, as UTF-8 bytes, rarest-looking first. */
+  literals: readonly Uint8Array[];
+  /** `literal` as text: only lines holding it can match. */
+  needle: string | null;
 }
 
 /**
@@ -47,25 +51,48 @@ export function compileGrepPattern(pattern: string, ignoreCase: boolean): GrepPa
   const plain = !ignoreCase && !/[\\.+*?()|[\]{}^$\n\r]/.test(pattern);
   if (plain) {
     // A plain literal: a substring test is the same match, without the regex engine.
+    const literal = new TextEncoder().encode(pattern);
     return {
       testLine: (text) => text.includes(pattern),
       testBlock: (text) => text.includes(pattern),
-      literal: new TextEncoder().encode(pattern),
+      literal,
+      literals: [literal],
+      needle: pattern,
     };
   }
-  const required = ignoreCase ? null : requiredLiteral(pattern);
-  if (required !== null) {
+  const all = ignoreCase ? [] : requiredLiterals(pattern);
+  if (all.length > 0) {
+    const required = all[0];
+    const encoder = new TextEncoder();
+    const literals = all.map((l) => encoder.encode(l));
     return {
       testLine: (text) => text.includes(required) && line.test(text),
-      testBlock: (text) => text.includes(required),
-      literal: new TextEncoder().encode(required),
+      testBlock: (text) => all.every((l) => text.includes(l)),
+      literal: literals[0],
+      literals,
+      needle: required,
     };
   }
   return {
     testLine: (text) => line.test(text),
     testBlock: (text) => block === null || block.test(text),
     literal: null,
+    literals: [],
+    needle: null,
   };
+}
+
+/**
+ * Whether `bytes` contain every literal of a pattern (`true` when it has none): a block without
+ * one of them holds no matching line.
+ *
+ * @param bytes The bytes.
+ * @param pattern The compiled pattern.
+ * @returns `false` when no line of `bytes` can match.
+ */
+export function mayMatchBytes(bytes: Uint8Array, pattern: GrepPattern): boolean {
+  for (const literal of pattern.literals) if (!containsBytes(bytes, literal)) return false;
+  return true;
 }
 
 const LITERAL_CHAR = /[A-Za-z0-9_ \-:;,'"<>=\/#%&~`@!]/;
@@ -79,12 +106,39 @@ const LITERAL_CHAR = /[A-Za-z0-9_ \-:;,'"<>=\/#%&~`@!]/;
  * @returns The literal (at least 3 characters), or `null`.
  */
 export function requiredLiteral(pattern: string): string | null {
-  if (pattern.includes("|") || pattern.includes("(?")) return null;
+  const runs = literalRuns(pattern);
+  if (runs === null) return null;
   let best = "";
+  for (const run of runs) if (run.length > best.length) best = run;
+  return best.length >= 3 ? best : null;
+}
+
+/**
+ * Every literal of at least 3 characters that every match of a pattern contains (read as
+ * {@linkcode requiredLiteral} reads), the rarest-looking first: the one whose rarest byte is
+ * rarest in source text, then the longest.
+ *
+ * @param pattern The pattern, in RE2 syntax.
+ * @returns The literals (none when no simple reading applies).
+ */
+export function requiredLiterals(pattern: string): string[] {
+  const runs = (literalRuns(pattern) ?? []).filter((r) => r.length >= 3);
+  const score = (run: string) => {
+    let best = 0;
+    for (let i = 0; i < run.length; i++) best = Math.max(best, rarity(run.charCodeAt(i)));
+    return best;
+  };
+  return [...new Set(runs)].sort((a, b) => score(b) - score(a) || b.length - a.length);
+}
+
+/** The top-level literal runs of a pattern, or `null` when it cannot be read simply. */
+function literalRuns(pattern: string): string[] | null {
+  if (pattern.includes("|") || pattern.includes("(?")) return null;
+  const runs: string[] = [];
   let run = "";
   let depth = 0;
   const end = () => {
-    if (run.length > best.length) best = run;
+    if (run !== "") runs.push(run);
     run = "";
   };
   for (let i = 0; i < pattern.length; i++) {
@@ -131,7 +185,7 @@ export function requiredLiteral(pattern: string): string | null {
     i = next - 1;
   }
   end();
-  return best.length >= 3 ? best : null;
+  return runs;
 }
 
 /**
@@ -145,8 +199,12 @@ export function containsBytes(bytes: Uint8Array, needle: Uint8Array): boolean {
   const n = needle.length;
   if (n === 0) return true;
   // Scan for the needle's rarest-looking byte (a native `indexOf`), then compare the rest.
-  let k = 0;
-  for (let i = 1; i < n; i++) if (rarity(needle[i]) > rarity(needle[k])) k = i;
+  let k = pivots.get(needle);
+  if (k === undefined) {
+    k = 0;
+    for (let i = 1; i < n; i++) if (rarity(needle[i]) > rarity(needle[k])) k = i;
+    pivots.set(needle, k);
+  }
   const pivot = needle[k];
   const last = bytes.length - n + k;
   for (let i = bytes.indexOf(pivot, k); i !== -1 && i <= last; i = bytes.indexOf(pivot, i + 1)) {
@@ -157,6 +215,9 @@ export function containsBytes(bytes: Uint8Array, needle: Uint8Array): boolean {
   }
   return false;
 }
+
+/** Each needle's rarest-looking byte's index, worked out once. */
+const pivots = new WeakMap<Uint8Array, number>();
 
 /** A rough rarity of a byte in source text: higher is rarer. */
 function rarity(byte: number): number {
@@ -230,6 +291,11 @@ export class GrepScanner {
     if (text === "") return;
     // `text` ends with "\n" unless final; its pieces after splitting are its lines.
     const body = text.endsWith("\n") ? text.slice(0, -1) : text;
+    const needle = this.#pattern.needle;
+    if (this.#context === 0 && needle !== null) {
+      this.#sparse(body, needle);
+      return;
+    }
     if (this.#after === 0 && !this.#pattern.testBlock(body.includes("\r") ? stripCr(body) : body)) {
       this.#skip(body);
       return;
@@ -282,6 +348,38 @@ export class GrepScanner {
       this.#before.push({ number, text, match: false });
       if (this.#before.length > this.#context) this.#before.shift();
     }
+  }
+
+  /**
+   * Without context lines: only the lines holding `needle` are cut out and tested; the others
+   * are only counted.
+   */
+  #sparse(body: string, needle: string): void {
+    const first = this.#number; // lines before `body`
+    let index = 0; // the line starting at `pos`, 0-based within `body`
+    let pos = 0;
+    let at = body.indexOf(needle);
+    while (at !== -1) {
+      for (let nl = body.indexOf("\n", pos); nl !== -1 && nl < at; nl = body.indexOf("\n", pos)) {
+        index++;
+        pos = nl + 1;
+      }
+      let end = body.indexOf("\n", at);
+      if (end === -1) end = body.length;
+      let line = body.slice(pos, end);
+      if (line.endsWith("\r")) line = line.slice(0, -1);
+      this.#number = first + index;
+      this.#line(line);
+      index++;
+      pos = end + 1;
+      if (pos > body.length) break;
+      at = body.indexOf(needle, pos);
+    }
+    if (pos <= body.length) {
+      index++;
+      for (let nl = body.indexOf("\n", pos); nl !== -1; nl = body.indexOf("\n", nl + 1)) index++;
+    }
+    this.#number = first + index;
   }
 
   /** Lines known not to match: counted, and the last ones kept as before-context. */

@@ -19,9 +19,9 @@ import {
 import { compileGlob } from "../text/glob_match.ts";
 import {
   compileGrepPattern,
-  containsBytes,
   type GrepPattern,
   GrepScanner,
+  mayMatchBytes,
 } from "../text/grep_scan.ts";
 import { invalid, optional } from "./_args.ts";
 import { looksBinary, resolveIn, type ToolEnv, type ToolSuccess } from "./_context.ts";
@@ -207,7 +207,7 @@ async function scanFile(
       verifyIf: () => scanner.matches > 0,
       buffer: bufferOf(env),
     });
-    await scanChunks(chunks, scanner, pattern, context);
+    await scanChunks(chunks, scanner, pattern, context, true);
     return;
   }
   const stat = await env.fs.stat(target, { signal });
@@ -225,14 +225,18 @@ async function scanFile(
   }
 }
 
-/** Scans chunks (possibly reused buffers) in blocks of whole lines. */
+/**
+ * Scans chunks (possibly reused buffers) in blocks of whole lines. `keeps`: each chunk stays
+ * intact until the one after the next is drawn (then the previous one is kept uncopied).
+ */
 export async function scanChunks(
   chunks: AsyncIterable<Uint8Array> | Iterable<Uint8Array>,
   scanner: GrepScanner,
   pattern: GrepPattern,
   context: number,
+  keeps = false,
 ): Promise<void> {
-  const blocks = new BlockFeeder(scanner, pattern, context);
+  const blocks = new BlockFeeder(scanner, pattern, context, keeps);
   // The partial line at the end of the last chunk: only it is copied, never a whole chunk.
   let pending: Uint8Array | null = null;
   let first = true;
@@ -241,7 +245,7 @@ export async function scanChunks(
     if (first) {
       first = false;
       if (looksBinary(chunk.subarray(0, 8192))) throw new FsError("FS_BINARY");
-    }
+    } else blocks.settle();
     let start = 0;
     if (pending) {
       const lf = chunk.indexOf(LF);
@@ -280,23 +284,29 @@ class BlockFeeder {
     readonly scanner: GrepScanner,
     readonly pattern: GrepPattern,
     readonly context: number,
+    readonly keeps: boolean,
   ) {}
 
   feed(bytes: Uint8Array, final: boolean): void {
     const { scanner, pattern, context } = this;
     const first = this.#blocks++ === 0;
-    if (context === 0 && pattern.literal && !containsBytes(bytes, pattern.literal)) {
+    if (context === 0 && !mayMatchBytes(bytes, pattern)) {
       this.#flush();
       if (final) return;
       // The first block is kept (the chunk may be a reused buffer) and counted only if a later
       // one matches: copying is far cheaper than counting, and most files end after it. Later
       // blocks of a big file are counted at once, so memory stays bounded.
-      if (first) this.#deferred = bytes.slice();
+      if (first) this.#deferred = this.keeps ? bytes : bytes.slice();
       else this.scanner.skipLines(countLines(bytes));
       return;
     }
     this.#flush();
     scanner.feed(decoder.decode(bytes), final);
+  }
+
+  /** Counts a deferred block now (a new chunk arrived: the block's bytes may be reused next). */
+  settle(): void {
+    this.#flush();
   }
 
   #flush(): void {

@@ -117,9 +117,13 @@ function readEntries(path: string): FsDirEntry[] {
 }
 
 /**
- * A regular file's bytes in chunks (one reused buffer), for a search. When the iteration ends
- * the file is checked to lie inside a root (unless `verifyIf` says the caller keeps nothing of
- * it); the check failing throws, and the caller discards what it drew from the file.
+ * A regular file's bytes in chunks, for a search. With a shared `buffer`, chunks alternate
+ * between its two halves, so a chunk stays intact until the one after the next is drawn (a
+ * caller may keep a reference to the previous chunk instead of copying it). A short read of a
+ * file whose size has been reached ends the iteration (no read just to see the end). When the
+ * iteration ends the file is checked to lie inside a root (unless `verifyIf` says the caller
+ * keeps nothing of it); the check failing throws, and the caller discards what it drew from the
+ * file.
  *
  * @param roots The provider's roots.
  * @param target The file.
@@ -151,14 +155,24 @@ export function searchChunks(
     *[Symbol.iterator]() {
       try {
         const size = info.size;
-        const buffer = shared && shared.length > 0
-          ? shared
-          : new Uint8Array(Math.max(1, Math.min(CHUNK, size + 1)));
-        for (;;) {
+        let halves: [Uint8Array, Uint8Array];
+        if (shared && shared.length >= 2) {
+          const half = shared.length >> 1;
+          halves = [shared.subarray(0, half), shared.subarray(half, half * 2)];
+        } else {
+          const one = Math.max(1, Math.min(CHUNK, size + 1));
+          halves = [new Uint8Array(one), new Uint8Array(one)];
+        }
+        let total = 0;
+        for (let turn = 0;; turn ^= 1) {
           if (signal?.aborted) throw new FsError("FS_ABORTED");
+          const buffer = halves[turn];
           const n = file.readSync(buffer);
           if (n === null || n === 0) break;
+          total += n;
           yield buffer.subarray(0, n);
+          // A regular file's read comes up short only at its end.
+          if (n < buffer.length && total >= size) break;
         }
         if ((!verifyIf || verifyIf()) && !inside(roots, path, info)) {
           throw new FsError("FS_OUTSIDE_ROOT");
