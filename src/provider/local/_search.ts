@@ -11,6 +11,7 @@
 // kept its identity before and after the listing, and a file when the real path of its name
 // lies inside a root and names the very file that was read.
 
+import { closeSync, constants, openSync, readSync } from "node:fs";
 import { FsError } from "../../fs_error.ts";
 import type { FsDirEntry, FsRootInfo, FsSearchReadOptions, FsTarget } from "../fs_provider.ts";
 import { findRoot } from "../roots.ts";
@@ -45,6 +46,34 @@ function locate(info: Deno.FileInfo): OpenLocation | null {
 const CHUNK = 1 << 20;
 
 /**
+ * `node:fs` opens with the flags Deno's own `open` lacks, and hands out the real descriptor
+ * number: the last name is never followed (a link swapped in fails with `ELOOP`), a FIFO never
+ * blocks the open, and /proc/self/fd/<n> needs no search for the descriptor.
+ */
+const FILE_FLAGS = constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK;
+const DIR_FLAGS = FILE_FLAGS | constants.O_DIRECTORY;
+
+/** A descriptor opened with `flags`, or `null` when the open fails (the caller falls back). */
+function openFd(path: string, flags: number): number | null {
+  try {
+    return openSync(path, flags);
+  } catch {
+    return null;
+  }
+}
+
+/** The kernel's path of a descriptor of ours, when it lies inside a root. */
+function insideFd(roots: readonly FsRootInfo[], fd: number): boolean {
+  let path: string;
+  try {
+    path = Deno.readLinkSync(`/proc/self/fd/${fd}`);
+  } catch {
+    return false;
+  }
+  return !path.endsWith(" (deleted)") && path.startsWith("/") && findRoot(roots, path) !== undefined;
+}
+
+/**
  * Whether the file of `info`, held open by the caller, lies inside a root: by the kernel's path
  * of its descriptor where /proc/self/fd can be used, else by the real path of its name naming
  * the same file (device and inode).
@@ -76,7 +105,17 @@ function inside(roots: readonly FsRootInfo[], path: string, info: Deno.FileInfo)
  */
 export function searchListDir(roots: readonly FsRootInfo[], target: FsTarget): FsDirEntry[] {
   const path = target.realPath;
-  if (fdPathsAvailable()) return pinnedList(roots, path);
+  if (fdPathsAvailable()) {
+    // Our own descriptor, held until the listing ends: its number cannot be reused meanwhile.
+    const fd = openFd(path, DIR_FLAGS);
+    if (fd === null) return pinnedList(roots, path); // the same errors as before
+    try {
+      if (!insideFd(roots, fd)) throw new FsError("FS_OUTSIDE_ROOT");
+      return readEntries(`/proc/self/fd/${fd}`);
+    } finally {
+      closeSync(fd);
+    }
+  }
   const before = Deno.statSync(path);
   if (!before.isDirectory) throw new FsError("FS_NOT_DIRECTORY");
   if (!inside(roots, path, before)) throw new FsError("FS_OUTSIDE_ROOT");
@@ -138,6 +177,11 @@ export function searchChunks(
   const { signal, verifyIf } = options;
   const shared = options.buffer;
   const path = target.realPath;
+  if (fdPathsAvailable()) {
+    const fd = openFd(path, FILE_FLAGS);
+    if (fd !== null) return fdChunks(roots, fd, shared, signal, verifyIf);
+    // else the checks below give the same errors as before
+  }
   const lstat = Deno.lstatSync(path);
   if (!lstat.isFile) throw new FsError("FS_NOT_REGULAR_FILE"); // never open a FIFO or a link
   const file = Deno.openSync(path, { read: true });
@@ -179,6 +223,48 @@ export function searchChunks(
         }
       } finally {
         file.close();
+      }
+    },
+  };
+}
+
+/**
+ * The chunks of a file opened by descriptor (not following its last name, not blocking on a
+ * FIFO), read until a short read; checked by the descriptor's kernel path at the end, as
+ * `searchChunks` says. Something other than a regular file swapped in reads as empty (a FIFO)
+ * or fails (a directory: `FS_NOT_REGULAR_FILE`).
+ */
+function fdChunks(
+  roots: readonly FsRootInfo[],
+  fd: number,
+  shared: Uint8Array | undefined,
+  signal: AbortSignal | undefined,
+  verifyIf: (() => boolean) | undefined,
+): Iterable<Uint8Array> {
+  return {
+    *[Symbol.iterator]() {
+      try {
+        const halves = shared && shared.length >= 2
+          ? [shared.subarray(0, shared.length >> 1), shared.subarray(shared.length >> 1)]
+          : [new Uint8Array(CHUNK >> 1), new Uint8Array(CHUNK >> 1)];
+        for (let turn = 0;; turn ^= 1) {
+          if (signal?.aborted) throw new FsError("FS_ABORTED");
+          const buffer = halves[turn];
+          let n: number;
+          try {
+            n = readSync(fd, buffer, 0, buffer.length, null);
+          } catch {
+            throw new FsError("FS_NOT_REGULAR_FILE"); // a directory, a busy FIFO
+          }
+          if (n === 0) break;
+          yield buffer.subarray(0, n);
+          if (n < buffer.length) break; // a regular file's read comes up short only at its end
+        }
+        if ((!verifyIf || verifyIf()) && !insideFd(roots, fd)) {
+          throw new FsError("FS_OUTSIDE_ROOT");
+        }
+      } finally {
+        closeSync(fd);
       }
     },
   };
