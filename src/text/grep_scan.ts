@@ -7,6 +7,10 @@
  */
 
 import { RE2JS } from "npm:re2js@1.3.3";
+import { countNewlines } from "./newlines.ts";
+
+const LF = 0x0a;
+const decoder = new TextDecoder("utf-8", { ignoreBOM: true });
 
 /** A compiled `grep` pattern. */
 export interface GrepPattern {
@@ -196,8 +200,21 @@ function literalRuns(pattern: string): string[] | null {
  * @returns `true` when found.
  */
 export function containsBytes(bytes: Uint8Array, needle: Uint8Array): boolean {
+  return indexOfBytes(bytes, needle, 0) !== -1;
+}
+
+/**
+ * Where `needle` first occurs in `bytes` at or after `from` (a native search for its rarest
+ * byte, then a comparison).
+ *
+ * @param bytes The haystack.
+ * @param needle The bytes to find.
+ * @param from Where to start.
+ * @returns The index, or -1.
+ */
+export function indexOfBytes(bytes: Uint8Array, needle: Uint8Array, from: number): number {
   const n = needle.length;
-  if (n === 0) return true;
+  if (n === 0) return from <= bytes.length ? from : -1;
   // Scan for the needle's rarest-looking byte (a native `indexOf`), then compare the rest.
   let k = pivots.get(needle);
   if (k === undefined) {
@@ -207,13 +224,17 @@ export function containsBytes(bytes: Uint8Array, needle: Uint8Array): boolean {
   }
   const pivot = needle[k];
   const last = bytes.length - n + k;
-  for (let i = bytes.indexOf(pivot, k); i !== -1 && i <= last; i = bytes.indexOf(pivot, i + 1)) {
+  for (
+    let i = bytes.indexOf(pivot, from + k);
+    i !== -1 && i <= last;
+    i = bytes.indexOf(pivot, i + 1)
+  ) {
     const start = i - k;
     let j = 0;
     while (j < n && bytes[start + j] === needle[j]) j++;
-    if (j === n) return true;
+    if (j === n) return start;
   }
-  return false;
+  return -1;
 }
 
 /** Each needle's rarest-looking byte's index, worked out once. */
@@ -310,6 +331,38 @@ export class GrepScanner {
       start = end + 1;
     }
     void final;
+  }
+
+  /**
+   * Feeds whole lines as UTF-8 bytes (as `feed` takes text) when there are no context lines and
+   * the pattern has a literal: only the lines holding it are decoded and tested, the others
+   * only counted. Returns `false` (nothing fed) otherwise: then the caller decodes and feeds.
+   *
+   * @param bytes The lines: ending just after a `\n`, or at the end of the file when `final`.
+   * @param final Whether this is the file's last segment.
+   * @returns Whether the bytes were fed.
+   */
+  feedBytes(bytes: Uint8Array, final: boolean): boolean {
+    const literal = this.#pattern.literal;
+    if (this.#context !== 0 || literal === null || this.#pattern.needle === null) return false;
+    let pos = 0; // the start of the first line not yet counted
+    for (let at = indexOfBytes(bytes, literal, 0); at !== -1; at = indexOfBytes(bytes, literal, pos)) {
+      const start = bytes.lastIndexOf(LF, at) + 1;
+      const skipped = countNewlines(bytes, pos, start);
+      if (skipped > 0) this.skipLines(skipped);
+      const end = bytes.indexOf(LF, at);
+      if (end === -1) {
+        this.feed(decoder.decode(bytes.subarray(start)), final);
+        return true;
+      }
+      this.feed(decoder.decode(bytes.subarray(start, end + 1)), false);
+      pos = end + 1;
+    }
+    if (pos < bytes.length) {
+      const rest = countNewlines(bytes, pos, bytes.length) + (bytes[bytes.length - 1] === LF ? 0 : 1);
+      this.skipLines(rest);
+    }
+    return true;
   }
 
   /**

@@ -301,7 +301,7 @@ class BlockFeeder {
       return;
     }
     this.#flush();
-    scanner.feed(decoder.decode(bytes), final);
+    if (!scanner.feedBytes(bytes, final)) scanner.feed(decoder.decode(bytes), final);
   }
 
   /** Counts a deferred block now (a new chunk arrived: the block's bytes may be reused next). */
