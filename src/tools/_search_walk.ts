@@ -1,7 +1,7 @@
 // The traversal of the search tools (CONTRACT C9.2) over any provider: `listDir` and
 // `readText` only, or the provider's optional `walkFiles` when it has one. Private to src/tools.
 
-import { dirname, join, relative } from "node:path";
+import { dirname, join, relative, sep } from "node:path";
 import { setImmediate } from "node:timers";
 import { FsError } from "../fs_error.ts";
 import type { FsDirEntry, FsProvider, FsTarget } from "../provider/fs_provider.ts";
@@ -96,13 +96,41 @@ export async function pause(signal?: AbortSignal): Promise<void> {
   if (signal?.aborted) throw new FsError("FS_ABORTED");
 }
 
-function child(dir: FsTarget, name: string): FsTarget {
-  return { path: join(dir.path, name), realPath: join(dir.realPath, name), root: dir.root };
+/** A name below a normalized absolute path (`join` without re-normalizing: a name has no `/`). */
+function below(dir: string, name: string): string {
+  return dir.endsWith(sep) ? dir + name : dir + sep + name;
 }
+
+function child(dir: FsTarget, name: string): FsTarget {
+  return { path: below(dir.path, name), realPath: below(dir.realPath, name), root: dir.root };
+}
+
+function concat(parts: Uint8Array[]): Uint8Array {
+  if (parts.length === 1) return parts[0];
+  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
+  let at = 0;
+  for (const part of parts) {
+    out.set(part, at);
+    at += part.length;
+  }
+  return out;
+}
+
+/** The read buffer of `.gitignore` files on the synchronous fast path (read one at a time). */
+const rulesBuffer = new Uint8Array(1 << 16);
 
 async function readRules(fs: FsProvider, target: FsTarget, signal?: AbortSignal) {
   try {
-    const { bytes } = await fs.readText(target, { signal });
+    let bytes: Uint8Array;
+    if (fs.searchChunks) {
+      // Synchronous once open: no round trip through the I/O threads per file.
+      const parts: Uint8Array[] = [];
+      const chunks = await fs.searchChunks(target, { signal, buffer: rulesBuffer });
+      for (const chunk of chunks) parts.push(chunk.slice());
+      bytes = concat(parts);
+    } else {
+      ({ bytes } = await fs.readText(target, { signal }));
+    }
     return parseGitignore(bytesToText(bytes));
   } catch {
     if (signal?.aborted) throw new FsError("FS_ABORTED");
