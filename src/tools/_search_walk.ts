@@ -126,7 +126,7 @@ async function readRules(fs: FsProvider, target: FsTarget, signal?: AbortSignal)
       // Synchronous once open: no round trip through the I/O threads per file.
       const parts: Uint8Array[] = [];
       const chunks = await fs.searchChunks(target, { signal, buffer: rulesBuffer });
-      for (const chunk of chunks) parts.push(chunk.slice());
+      for await (const chunk of chunks) parts.push(chunk.slice());
       bytes = concat(parts);
     } else {
       ({ bytes } = await fs.readText(target, { signal }));
