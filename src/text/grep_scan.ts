@@ -346,7 +346,11 @@ export class GrepScanner {
     const literal = this.#pattern.literal;
     if (this.#context !== 0 || literal === null || this.#pattern.needle === null) return false;
     let pos = 0; // the start of the first line not yet counted
-    for (let at = indexOfBytes(bytes, literal, 0); at !== -1; at = indexOfBytes(bytes, literal, pos)) {
+    for (
+      let at = indexOfBytes(bytes, literal, 0);
+      at !== -1;
+      at = indexOfBytes(bytes, literal, pos)
+    ) {
       const start = bytes.lastIndexOf(LF, at) + 1;
       const skipped = countNewlines(bytes, pos, start);
       if (skipped > 0) this.skipLines(skipped);
@@ -359,7 +363,8 @@ export class GrepScanner {
       pos = end + 1;
     }
     if (pos < bytes.length) {
-      const rest = countNewlines(bytes, pos, bytes.length) + (bytes[bytes.length - 1] === LF ? 0 : 1);
+      const rest = countNewlines(bytes, pos, bytes.length) +
+        (bytes[bytes.length - 1] === LF ? 0 : 1);
       this.skipLines(rest);
     }
     return true;

@@ -70,7 +70,8 @@ function insideFd(roots: readonly FsRootInfo[], fd: number): boolean {
   } catch {
     return false;
   }
-  return !path.endsWith(" (deleted)") && path.startsWith("/") && findRoot(roots, path) !== undefined;
+  return !path.endsWith(" (deleted)") && path.startsWith("/") &&
+    findRoot(roots, path) !== undefined;
 }
 
 /**
