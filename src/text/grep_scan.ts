@@ -345,6 +345,12 @@ export class GrepScanner {
   feedBytes(bytes: Uint8Array, final: boolean): boolean {
     const literal = this.#pattern.literal;
     if (this.#context !== 0 || literal === null || this.#pattern.needle === null) return false;
+    if (this.#first && bytes.length === 3 && bytes[0] === 0xef && bytes[1] === 0xbb) {
+      if (bytes[2] === 0xbf) {
+        this.#first = false; // a byte order mark alone holds no line, as `feed` has it
+        return true;
+      }
+    }
     let pos = 0; // the start of the first line not yet counted
     for (
       let at = indexOfBytes(bytes, literal, 0);

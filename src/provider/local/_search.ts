@@ -4,12 +4,17 @@
 //
 // `listDir` pins every directory through /proc/self/fd, which costs about a millisecond a
 // directory (asynchronously); a search lists thousands. Here everything is synchronous. Where
-// /proc/self/fd can be used, a directory is opened, its descriptor's kernel path checked to lie
-// inside a root, and listed through that descriptor; a file is read and then accepted only when
-// its descriptor's kernel path lies inside a root. Elsewhere (path checks, as `listDir` does
-// without /proc/self/fd) a directory is accepted when its real path lies inside a root and it
-// kept its identity before and after the listing, and a file when the real path of its name
-// lies inside a root and names the very file that was read.
+// /proc/self/fd can be used, a directory or file is opened through `node:fs` (which, unlike
+// `Deno.open`, takes `O_NOFOLLOW` and `O_NONBLOCK` and gives the real descriptor number): the
+// last name is never followed and a FIFO never blocks the open. A directory is listed through
+// its own descriptor (/proc/self/fd/<n>) once that descriptor's kernel path lies inside a root;
+// a file is read and then accepted only when its descriptor's kernel path lies inside a root.
+// When such an open fails, the older checks below run and give their errors: a directory is
+// opened with `Deno.open` and its descriptor looked up by identity; a file is `lstat`ed, opened
+// and compared by device and inode. Elsewhere (path checks, as `listDir` does without
+// /proc/self/fd) a directory is accepted when its real path lies inside a root and it kept its
+// identity before and after the listing, and a file when the real path of its name lies inside
+// a root and names the very file that was read.
 
 import { closeSync, constants, openSync, readSync } from "node:fs";
 import { FsError } from "../../fs_error.ts";
@@ -232,8 +237,8 @@ export function searchChunks(
 /**
  * The chunks of a file opened by descriptor (not following its last name, not blocking on a
  * FIFO), read until a short read; checked by the descriptor's kernel path at the end, as
- * `searchChunks` says. Something other than a regular file swapped in reads as empty (a FIFO)
- * or fails (a directory: `FS_NOT_REGULAR_FILE`).
+ * `searchChunks` says. Something other than a regular file swapped in after the listing (a FIFO,
+ * a directory) fails with `FS_NOT_REGULAR_FILE`.
  */
 function fdChunks(
   roots: readonly FsRootInfo[],
@@ -248,16 +253,29 @@ function fdChunks(
         const halves = shared && shared.length >= 2
           ? [shared.subarray(0, shared.length >> 1), shared.subarray(shared.length >> 1)]
           : [new Uint8Array(CHUNK >> 1), new Uint8Array(CHUNK >> 1)];
+        let first = true;
         for (let turn = 0;; turn ^= 1) {
           if (signal?.aborted) throw new FsError("FS_ABORTED");
           const buffer = halves[turn];
           let n: number;
           try {
             n = readSync(fd, buffer, 0, buffer.length, null);
-          } catch {
-            throw new FsError("FS_NOT_REGULAR_FILE"); // a directory, a busy FIFO
+          } catch (error) {
+            const code = (error as { code?: unknown }).code;
+            // A directory or a FIFO swapped in after the listing.
+            if (code === "EISDIR" || code === "EAGAIN" || code === "EWOULDBLOCK") {
+              throw new FsError("FS_NOT_REGULAR_FILE");
+            }
+            throw error;
           }
-          if (n === 0) break;
+          if (n === 0) {
+            // Empty, or a FIFO swapped in after the listing: told apart only here (rarely run).
+            if (first && !Deno.statSync(`/proc/self/fd/${fd}`).isFile) {
+              throw new FsError("FS_NOT_REGULAR_FILE");
+            }
+            break;
+          }
+          first = false;
           yield buffer.subarray(0, n);
           if (n < buffer.length) break; // a regular file's read comes up short only at its end
         }
