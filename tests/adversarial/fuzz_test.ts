@@ -113,7 +113,7 @@ function checkResult(
     assert.deepEqual(result.error, { name: "FsError", code: "FS_UNKNOWN_TOOL" });
     assert.equal(
       result.content,
-      `Error: unknown tool ${JSON.stringify(name)}; the tools are list, read, write, edit`,
+      `Error: unknown tool ${JSON.stringify(name)}; the tools are list, read, write, edit, glob, grep`,
     );
     return;
   }
@@ -264,7 +264,7 @@ function arbitraries(box: Sandbox) {
 
 /** A plain object's entries that `name`'s schema has; anything else as it is. */
 function onlyKeys(name: string, args: unknown): unknown {
-  const keys = SCHEMA_KEYS[name];
+  const keys = Object.hasOwn(SCHEMA_KEYS, name) ? SCHEMA_KEYS[name] : undefined;
   if (!keys || typeof args !== "object" || args === null || Array.isArray(args)) return args;
   return Object.fromEntries(Object.entries(args).filter(([key]) => keys.includes(key)));
 }
