@@ -43,7 +43,7 @@ function expectedValidation(name: string, raw: unknown, aborted: boolean): strin
     return "arguments must be an object";
   }
   const a = (raw ?? {}) as Record<string, unknown>;
-  const keys = SCHEMA_KEYS[name] ?? [];
+  const keys = Object.hasOwn(SCHEMA_KEYS, name) ? SCHEMA_KEYS[name] : [];
   const unknown = Object.keys(a).find((key) => !keys.includes(key));
   if (unknown !== undefined) {
     return unknownArgumentMessage(unknown, name, closestKey(unknown, keys), keys);
