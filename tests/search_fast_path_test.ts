@@ -9,7 +9,7 @@ import fc from "fast-check";
 import { LocalFileSystem } from "../mod.ts";
 import { FsError } from "../src/fs_error.ts";
 import { compileGrepPattern, GrepScanner } from "../src/text/grep_scan.ts";
-import { mkfifo, needsRun, withSandbox } from "./_helpers.ts";
+import { mkfifo, needsRun, ok, toolsAt, withSandbox } from "./_helpers.ts";
 
 async function chunksOf(fs: LocalFileSystem, path: string, buffer?: Uint8Array) {
   const target = await fs.resolve(path, { cwd: "/", op: "read" });
@@ -102,5 +102,29 @@ Deno.test("C11: the literal-guided line scan (feedBytes) counts and keeps the sa
       },
     ),
     { numRuns: 2000 },
+  );
+});
+
+Deno.test("C9.2: a .gitignore longer than one read chunk applies whole (rules at its end too)", async () => {
+  const comments = "# padding line of a long ignore file\n".repeat(1200); // ~44 KiB
+  await withSandbox(
+    {
+      ".gitignore": `${comments}late.ts\n`,
+      "sub/.gitignore": `${comments}!late.ts\nalso.ts\n`,
+      "a.ts": "x\n",
+      "late.ts": "x\n",
+      "sub/late.ts": "x\n",
+      "sub/also.ts": "x\n",
+      "sub/b.ts": "x\n",
+    },
+    async (box) => {
+      const tools = toolsAt(box.root);
+      const listed = ok(await tools.execute("glob", { pattern: "**/*.ts", path: box.root }));
+      for (const name of ["a.ts", "sub/late.ts", "sub/b.ts"]) {
+        equal(listed.includes(name), true, listed);
+      }
+      equal(listed.includes("\nlate.ts"), false, listed);
+      equal(listed.includes("also.ts"), false, listed);
+    },
   );
 });

@@ -116,16 +116,15 @@ function concat(parts: Uint8Array[]): Uint8Array {
   return out;
 }
 
-/** The read buffer of `.gitignore` files on the synchronous fast path (read one at a time). */
-const rulesBuffer = new Uint8Array(1 << 16);
-
 async function readRules(fs: FsProvider, target: FsTarget, signal?: AbortSignal) {
   try {
     let bytes: Uint8Array;
     if (fs.searchChunks) {
       // Synchronous once open: no round trip through the I/O threads per file.
       const parts: Uint8Array[] = [];
-      const chunks = await fs.searchChunks(target, { signal, buffer: rulesBuffer });
+      // A buffer of its own: `for await` lets other searches run between chunks.
+      const buffer = new Uint8Array(1 << 14);
+      const chunks = await fs.searchChunks(target, { signal, buffer });
       for await (const chunk of chunks) parts.push(chunk.slice());
       bytes = concat(parts);
     } else {
