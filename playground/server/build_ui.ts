@@ -68,7 +68,7 @@ export async function ensureUiBuilt(options: { force?: boolean } = {}): Promise<
   if (!options.force && !await isStale()) return false;
   console.log("Building the playground UI…");
   const { success, code } = await new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", SELF],
+    args: ["run", "--node-modules-dir=auto", "--unstable-npm-lazy-caching", "-A", SELF],
     cwd: dirname(PLAYGROUND_DIR),
     stdout: "inherit",
     stderr: "inherit",
