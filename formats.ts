@@ -11,7 +11,14 @@
  * const workspace = await Deno.makeTempDir();
  * const tools = createFsTools({ fs: new LocalFileSystem({ roots: [workspace] }) });
  * const openai = toOpenAITools(tools.definitions, { strict: true });
- * assert.deepEqual(openai.map((tool) => tool.function.name), ["list", "read", "write", "edit"]);
+ * assert.deepEqual(openai.map((tool) => tool.function.name), [
+ *   "list",
+ *   "read",
+ *   "write",
+ *   "edit",
+ *   "glob",
+ *   "grep",
+ * ]);
  * assert.equal(toAnthropicTools(tools.definitions)[1].input_schema.type, "object");
  * await Deno.remove(workspace);
  * ```

@@ -5,7 +5,8 @@
  * machine is noisy: only ratios measured in the same run mean anything); the table of medians
  * goes to stdout as Markdown, progress to stderr.
  *
- * Options: `--runs N` (timed runs per case, default 5); `--only read,memory,list,edit,mcp,2gib`
+ * Options: `--runs N` (timed runs per case, default 5);
+ * `--only read,memory,list,edit,search,mcp,2gib`
  * (some sections; each generates only the inputs it needs); `--no-mcp` (skip the MCP peer rows);
  * `--keep` (leave the temporary directory); `--reference-version V` (of
  * `@modelcontextprotocol/server-filesystem`).
@@ -17,6 +18,7 @@ import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { createFsTools, type FsTools, LocalFileSystem } from "../mod.ts";
 import { type GeneratedFile, generateDirectory, generateLines, generateSmall } from "./_inputs.ts";
+import { generateSourceTree } from "./_search_inputs.ts";
 import {
   connectReference,
   connectToolfs,
@@ -480,7 +482,122 @@ async function bigRows(inputs: Inputs): Promise<void> {
   timeRow("2 GiB log, middle window: wall time, warm", warm, "wc -l", 8);
 }
 
-const SECTIONS = ["read", "memory", "list", "edit", "mcp", "2gib"] as const;
+/** Whether `rg` runs here; installs it with apt-get when missing and running as root. */
+async function ensureRipgrep(): Promise<boolean> {
+  const works = () => run("rg", ["--version"]).then(() => true, () => false);
+  if (await works()) return true;
+  if (Deno.uid?.() !== 0) return false;
+  progress("installing ripgrep (apt-get)");
+  await run("apt-get", ["update", "-qq"]).catch(() => "");
+  await run("apt-get", ["install", "-y", "-qq", "ripgrep"]).catch(() => "");
+  return await works();
+}
+
+/** Peak resident memory of one `grep` in a fresh process, in KiB, and its time. */
+async function childGrep(root: string, path: string, pattern: string) {
+  const peaks: number[] = [];
+  const times: number[] = [];
+  for (let i = 0; i < Math.max(3, Math.ceil(RUNS / 2)); i++) {
+    const out = await run(Deno.execPath(), [
+      "run",
+      "-A",
+      `${REPO}/bench/_search_rss_child.ts`,
+      root,
+      path,
+      pattern,
+    ]);
+    const { peakKiB, ms } = JSON.parse(out);
+    peaks.push(peakKiB);
+    times.push(ms);
+  }
+  return { peakKiB: median(peaks), ms: median(times) };
+}
+
+/**
+ * `glob` and `grep` against ripgrep (`rg`, with `--no-require-git` so it applies .gitignore
+ * files without a .git directory, as toolfs does) on a generated source tree, and the peak
+ * memory of a grep over the tree and over a 1 GiB file.
+ */
+async function searchRows(inputs: Inputs): Promise<void> {
+  if (!(await ensureRipgrep())) {
+    rows.push({
+      case: "search rows",
+      toolfs: "skipped: rg (ripgrep) is missing and cannot be installed",
+      reference: "rg",
+      ratio: "",
+      target: "",
+      holds: "",
+    });
+    return;
+  }
+  const tree = `${inputs.root}/tree`;
+  progress("generating the source tree");
+  const made = await generateSourceTree(REPO, tree);
+  await run("sync", []);
+  const facts = `${made.files} files, ${(made.bytes / MiB).toFixed(0)} MiB`;
+  const tools = toolsOn(tree);
+  const rg = (args: string[]) => () =>
+    new Deno.Command("rg", { args: ["--no-require-git", "--no-config", ...args], cwd: tree })
+      .output();
+  const expect = (text: string) => (result: { isError: boolean; content: string }) => {
+    if (result.isError || !result.content.includes(text)) throw new Error(result.content);
+  };
+  timeRow(
+    `glob "**/*.ts", ${facts}`,
+    await pair(
+      "glob **/*.ts",
+      () => tools.execute("glob", { pattern: "**/*.ts" }).then(expect("files matching")),
+      rg(["--files", "-g", "**/*.ts"]),
+    ),
+    "rg --files -g",
+    3,
+  );
+  timeRow(
+    `grep a literal (content mode), ${facts}`,
+    await pair(
+      "grep literal",
+      () => tools.execute("grep", { pattern: "readMaxBytes" }).then(expect("matches in")),
+      rg(["-n", "readMaxBytes"]),
+    ),
+    "rg -n",
+    3,
+  );
+  timeRow(
+    `grep a regex (content mode), ${facts}`,
+    await pair(
+      "grep regex",
+      () => tools.execute("grep", { pattern: "function \\w+\\(signal" }).then(expect("</content>")),
+      rg(["-n", "function \\w+\\(signal"]),
+    ),
+    "rg -n",
+    3,
+  );
+  progress("peak RSS: a 1 KiB read in a fresh process");
+  const k1 = await inputs.k1();
+  void k1;
+  const base = await peakOf(inputs.root, "k1.txt", 1);
+  const log = await inputs.log();
+  for (
+    const [name, path, pattern] of [
+      [`grep over the source tree (${facts})`, "tree", "readMaxBytes"],
+      ["grep over a 1 GiB file", log.path, "no such text here"],
+    ] as const
+  ) {
+    progress(`peak RSS: ${name}`);
+    const peak = await childGrep(inputs.root, path, pattern);
+    const delta = (peak.peakKiB - base.peakKiB) / 1024;
+    rows.push({
+      case: `peak RSS, ${name}`,
+      toolfs: mib(peak.peakKiB),
+      reference: `1 KiB read ${mib(base.peakKiB)}`,
+      ratio: `+${delta.toFixed(1)} MiB`,
+      target: "≤ +64 MiB",
+      holds: delta <= 64 ? "yes" : "**no**",
+    });
+  }
+}
+
+const SECTIONS = ["read", "memory", "list", "edit", "search", "mcp", "2gib"] as const;
 
 async function main(): Promise<void> {
   const only = options.only ? options.only.split(",") : [...SECTIONS];
@@ -501,6 +618,7 @@ async function main(): Promise<void> {
     if (only.includes("memory")) await memoryRows(inputs);
     if (only.includes("list")) await listRows(inputs);
     if (only.includes("edit")) await editRows(inputs);
+    if (only.includes("search")) await searchRows(inputs);
     if (install) {
       progress("installing the reference MCP server (npm)");
       await install;

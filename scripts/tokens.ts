@@ -8,8 +8,8 @@
  * deno task tokens llama3 qwen3 gemma3  # any of: deepseek_v3 o200k llama3 qwen3 gemma3
  * ```
  *
- * The budget is 500 DeepSeek V3 tokens for all the tools' names, descriptions, schemas and
- * guidance.
+ * The budget is 750 DeepSeek V3 tokens for all six tools' names, descriptions, schemas and
+ * guidance (C9.1 added glob and grep).
  *
  * @module
  */
@@ -29,8 +29,8 @@ import {
   TOKENIZERS,
 } from "../tokenizers/mod.ts";
 
-/** The budget for the tools' name, description, schema and guidance, in DeepSeek V3 tokens. */
-export const TOKEN_BUDGET = 500;
+/** The budget for the six tools' name, description, schema and guidance, in DeepSeek V3 tokens. */
+export const TOKEN_BUDGET = 750;
 
 /**
  * Counts the fixed prompt cost of tool definitions with each named tokenizer.

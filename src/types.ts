@@ -42,8 +42,8 @@ export interface ReadLine {
   text: string;
 }
 
-/** The name of one of the four tools. */
-export type FsToolName = "list" | "read" | "write" | "edit";
+/** The name of one of the tools (C9.1: glob and grep after edit). */
+export type FsToolName = "list" | "read" | "write" | "edit" | "glob" | "grep";
 
 /** A JSON Schema object for a tool's input. */
 export interface ToolInputSchema {
@@ -113,8 +113,40 @@ export interface EditValue {
   after: string;
 }
 
+/** The structured value of a `glob` (C10). */
+export interface GlobValue {
+  /** The search directory's absolute lexical path. */
+  path: string;
+  /** The pattern. */
+  pattern: string;
+  /** The rendered files, absolute paths. */
+  files: string[];
+  /** How many files match in all. */
+  total: number;
+}
+
+/** The structured value of a `grep` (C11). */
+export interface GrepValue {
+  /** The search path's absolute lexical path. */
+  path: string;
+  /** The pattern. */
+  pattern: string;
+  /** The rendered matching lines (one entry per rendered file in the files and count modes). */
+  matches: { path: string; line: number; text: string }[];
+  /** Matching lines in all. */
+  totalMatches: number;
+  /** Files with a match in all. */
+  totalFiles: number;
+}
+
 /** Any tool's structured value. */
-export type FsToolValue = ListValue | ReadValue | WriteValue | EditValue;
+export type FsToolValue =
+  | ListValue
+  | ReadValue
+  | WriteValue
+  | EditValue
+  | GlobValue
+  | GrepValue;
 
 /** What `execute` resolves to. Never a thrown error for a tool-level failure. */
 export interface FsToolResult<V = FsToolValue> {

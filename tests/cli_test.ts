@@ -114,7 +114,10 @@ Deno.test("cli usage errors exit 2 with the reason and the help on stderr, nothi
     const cases: [string[], string][] = [
       [[], "toolfs: no tool given\nusage: toolfs"],
       [["--bogus", "list"], 'toolfs: unknown option "--bogus"\nusage: toolfs'],
-      [["raed", "x"], 'toolfs: unknown tool "raed"; the tools are list, read, write, edit\n'],
+      [
+        ["raed", "x"],
+        'toolfs: unknown tool "raed"; the tools are list, read, write, edit, glob, grep\n',
+      ],
       [["read", "a", "1", "2", "3"], 'toolfs: too many arguments for read: "3"'],
       [["read", "{not json"], "toolfs: read arguments: not valid JSON"],
       [["--config", "{bad", "list"], "toolfs: --config: not valid JSON"],

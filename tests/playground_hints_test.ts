@@ -42,7 +42,7 @@ const ROWS: Array<[string, Record<string, unknown>, string, string?]> = [
     { file_path: "hints/app.ts", old_string: "c.json", new_string: "c.body", replaceAll: true },
     'Error: unknown argument "replaceAll" for edit; did you mean "replace_all"?',
   ],
-  ["grep", {}, 'Error: unknown tool "grep"; the tools are list, read, write, edit'],
+  ["bash", {}, 'Error: unknown tool "bash"; the tools are list, read, write, edit, glob, grep'],
   [
     "edit",
     {

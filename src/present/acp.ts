@@ -127,6 +127,13 @@ export function presentToolCall(name: string, args: unknown, cwd: string): ToolC
           new_string: clip(typeof a.new_string === "string" ? a.new_string : ""),
         },
       }, filePath ? at(filePath) : undefined);
+    case "glob":
+    case "grep": {
+      const verb = name === "glob" ? "Glob" : "Grep";
+      const pattern = typeof a.pattern === "string" ? a.pattern : "";
+      const title = given(a.path) ? `${verb} ${pattern} in ${a.path}` : `${verb} ${pattern}`;
+      return withLocations({ title, kind: "search" }, at(given(a.path) ? a.path : "."));
+    }
     default:
       return { title: name, kind: "other" };
   }

@@ -106,6 +106,8 @@ const ANNOTATIONS: Readonly<Record<FsToolName, McpToolAnnotations>> = Object.fre
   read: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
   write: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
   edit: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
+  glob: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
+  grep: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
 });
 
 /** A root as {@linkcode systemPrompt} states it (a provider's `roots` entries fit). */
@@ -132,7 +134,7 @@ export interface SystemPromptOptions {
 
 /**
  * The system-prompt text for the given tools: each tool's guidance, in the fixed order `list`,
- * `read`, `write`, `edit` (whatever the order passed), separated by blank lines; with `roots`, a
+ * `read`, `write`, `edit`, `glob`, `grep` (whatever the order passed), separated by blank lines; with `roots`, a
  * last section stating the workspace and the roots (C12.9). Byte-stable for a given set of
  * tools and options, so it can sit in a cached prompt prefix.
  *
@@ -224,7 +226,14 @@ export function toOpenAITools(
  * const root = await Deno.makeTempDir();
  * const tools = createFsTools({ fs: new LocalFileSystem({ roots: [root] }) });
  * const body = { model: "gpt-4.1", input: "hi", tools: toOpenAIResponsesTools(tools.definitions) };
- * assert.deepEqual(body.tools.map((tool) => tool.name), ["list", "read", "write", "edit"]);
+ * assert.deepEqual(body.tools.map((tool) => tool.name), [
+ *   "list",
+ *   "read",
+ *   "write",
+ *   "edit",
+ *   "glob",
+ *   "grep",
+ * ]);
  * await Deno.remove(root);
  * ```
  */

@@ -9,8 +9,15 @@ import type { FsToolName, ToolInputSchema } from "../types.ts";
 
 export type { FsToolName, ToolInputSchema } from "../types.ts";
 
-/** The tool names in definition order. */
-export const TOOL_NAMES: readonly FsToolName[] = Object.freeze(["list", "read", "write", "edit"]);
+/** The tool names in definition order (C9.1). */
+export const TOOL_NAMES: readonly FsToolName[] = Object.freeze([
+  "list",
+  "read",
+  "write",
+  "edit",
+  "glob",
+  "grep",
+]);
 
 /** One-line descriptions, per tool. */
 export const DESCRIPTIONS: Readonly<Record<FsToolName, string>> = Object.freeze({
@@ -18,6 +25,8 @@ export const DESCRIPTIONS: Readonly<Record<FsToolName, string>> = Object.freeze(
   read: "Read a text file as numbered lines.",
   write: "Create a file or replace its whole content.",
   edit: "Replace exact text in a file.",
+  glob: "Find files by path pattern.",
+  grep: "Search file contents with a regular expression (RE2).",
 });
 
 /**
@@ -65,6 +74,34 @@ export function inputSchema(name: FsToolName, readLimit: number): ToolInputSchem
           replace_all: { type: "boolean", description: "Replace every match.", default: false },
         },
         required: ["file_path", "old_string", "new_string"],
+        additionalProperties: false,
+      };
+    case "glob":
+      return {
+        type: "object",
+        properties: {
+          pattern: { type: "string", description: 'e.g. "src/**/*.ts"' },
+          path: { type: "string", description: "Directory; default: workspace." },
+        },
+        required: ["pattern"],
+        additionalProperties: false,
+      };
+    case "grep":
+      return {
+        type: "object",
+        properties: {
+          pattern: { type: "string" },
+          path: { type: "string", description: "File or directory; default: workspace." },
+          glob: { type: "string", description: 'File filter, e.g. "*.ts"' },
+          ignore_case: { type: "boolean", default: false },
+          output_mode: {
+            type: "string",
+            enum: ["content", "files_with_matches", "count"],
+            default: "content",
+          },
+          context: { type: "integer", minimum: 0, maximum: 10, default: 0 },
+        },
+        required: ["pattern"],
         additionalProperties: false,
       };
   }

@@ -18,6 +18,21 @@ export interface FsCallOptions {
   signal?: AbortSignal;
 }
 
+/** Options of {@linkcode FsProvider.searchChunks}. */
+export interface FsSearchReadOptions extends FsCallOptions {
+  /**
+   * Asked when the file has been read: whether the caller keeps anything of it (a search keeps
+   * nothing of a file without a match). When it returns `false`, a provider may skip its final
+   * containment check; when `true` (or absent), a failed check throws `FS_OUTSIDE_ROOT`.
+   */
+  verifyIf?: () => boolean;
+  /**
+   * A buffer the provider may read into and hand out (its subarrays) instead of allocating one
+   * per file; the caller uses each chunk before asking for the next.
+   */
+  buffer?: Uint8Array;
+}
+
 /** Options of {@linkcode FsProvider.resolve}. */
 export interface FsResolveOptions extends FsCallOptions {
   /** The absolute session directory a relative path resolves against. */
@@ -172,4 +187,19 @@ export interface FsProvider {
   ): Promise<FsEditOutcome>;
   /** The current version of a file, or `null` when it does not exist. */
   version(target: FsTarget, options?: FsCallOptions): Promise<string | null>;
+  /**
+   * Optional fast path for `grep` (C11): a regular file's bytes in chunks (a chunk may be a
+   * reused buffer), with the same containment checks as `streamText` but no version. Without
+   * it the tools use `stat` with `readText` or `streamText`, with identical results.
+   */
+  searchChunks?(
+    target: FsTarget,
+    options?: FsSearchReadOptions,
+  ): Promise<AsyncIterable<Uint8Array> | Iterable<Uint8Array>>;
+  /**
+   * Optional fast path for the search tools (C9.2): `listDir` for a traversal, with the same
+   * entries and the same guarantee that the directory lies inside a root. Without it the tools
+   * use `listDir`.
+   */
+  searchListDir?(target: FsTarget, options?: FsCallOptions): Promise<FsDirEntry[]>;
 }

@@ -1,5 +1,5 @@
 /**
- * `createFsTools`: the four tools over a provider, with validation, the policy gate, events and
+ * `createFsTools`: the tools over a provider, with validation, the policy gate, events and
  * error results (CONTRACT C1).
  *
  * @module
@@ -32,8 +32,10 @@ import { DESCRIPTIONS, inputSchema, TOOL_NAMES } from "../present/schemas.ts";
 import { invalid, isPositiveInteger, optional, requirePath } from "./_args.ts";
 import { LineIndexCache, type ToolEnv } from "./_context.ts";
 import { queueOf } from "../keyed_queue.ts";
-import type { FsToolDefinition, FsToolResult, FsToolValue } from "../types.ts";
+import type { FsToolDefinition, FsToolName, FsToolResult, FsToolValue } from "../types.ts";
 import { editTool } from "./edit.ts";
+import { globTool, parseGlob } from "./glob.ts";
+import { grepTool, parseGrep } from "./grep.ts";
 import { listTool } from "./list.ts";
 import { readTool } from "./read.ts";
 import { suggestPaths } from "./suggest_paths.ts";
@@ -61,6 +63,11 @@ export interface CreateFsToolsOptions {
   policy?: boolean | FsPolicy;
   /** Overrides of the caps (C2). */
   config?: Partial<FsToolsConfig>;
+  /**
+   * The tools to expose, e.g. `["list", "read", "glob", "grep"]` for a read-only agent (C9.1).
+   * @default {all six}
+   */
+  tools?: readonly FsToolName[];
 }
 
 /** Per-call context of {@linkcode FsTools.execute}. */
@@ -76,9 +83,9 @@ export interface FsCallContext {
 /** Detail of the events {@linkcode FsTools.events} dispatches. */
 export interface FsToolEventDetail extends FsObservation {}
 
-/** The four tools, ready to execute. */
+/** The tools, ready to execute. */
 export interface FsTools {
-  /** The definitions in the order list, read, write, edit. */
+  /** The definitions in the order list, read, write, edit, glob, grep (the selected ones). */
   readonly definitions: readonly FsToolDefinition[];
   /** The resolved caps. */
   readonly config: Readonly<FsToolsConfig>;
@@ -93,7 +100,7 @@ export interface FsTools {
 }
 
 /**
- * Creates the four tools over a provider.
+ * Creates the tools over a provider.
  *
  * @param options The provider, default cwd, policy and caps.
  * @returns The tools.
@@ -134,7 +141,8 @@ export function createFsTools(options: CreateFsToolsOptions): FsTools {
   const events = new EventTarget();
   const lineIndexes = new LineIndexCache();
   const mutations = queueOf(fs);
-  const definitions = Object.freeze(TOOL_NAMES.map((name) =>
+  const names = selectTools(options.tools);
+  const definitions = Object.freeze(names.map((name) =>
     Object.freeze({
       name,
       description: DESCRIPTIONS[name],
@@ -317,9 +325,31 @@ function prepare(
       if (oldString === newString) throw invalid(VALIDATION_MESSAGES.sameStrings);
       return () => editTool(filePath, { oldString, newString, replaceAll }, env);
     }
+    case "glob": {
+      const request = parseGlob(a);
+      return () => globTool(request, env);
+    }
+    case "grep": {
+      const request = parseGrep(a);
+      return () => grepTool(request, env);
+    }
     default:
       throw new FsError("FS_UNKNOWN_TOOL");
   }
+}
+
+/** The tools to expose, in the canonical order (C9.1). */
+function selectTools(tools: readonly FsToolName[] | undefined): readonly FsToolName[] {
+  if (tools === undefined || tools === null) return TOOL_NAMES;
+  if (!Array.isArray(tools)) throw new TypeError("tools must be an array of tool names");
+  for (const name of tools) {
+    if (!(TOOL_NAMES as readonly unknown[]).includes(name)) {
+      throw new TypeError(
+        `unknown tool ${JSON.stringify(name)} in tools: expected some of ${TOOL_NAMES.join(", ")}`,
+      );
+    }
+  }
+  return TOOL_NAMES.filter((name) => tools.includes(name));
 }
 
 function failure(code: FsErrorCode, message: string): FsToolResult {

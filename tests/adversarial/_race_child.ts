@@ -1,4 +1,4 @@
-// Child process of races_test.ts: runs read, write, edit and list through `<root>/d` and on
+// Child process of races_test.ts: runs read, write, edit, list, glob and grep through `<root>/d` and on
 // `<root>/g.txt` while two _swapper.ts processes swap `d` for a link to an outside directory and
 // `g.txt` for a link to an outside file, and reports what came back.
 //
@@ -50,7 +50,18 @@ for (let i = 0; i < Number(iterations); i++) {
       await tools.execute("write", { file_path: "g.txt", content: `inside ${i}\nEND\n` }),
     ],
   ] as const;
-  for (const [what, result] of results) {
+  // The search tools (C9.2) walk `d` and read its files while it is swapped: every 5th round,
+  // since the tree grows by the files written above.
+  const searches = i % 5 === 0
+    ? [
+      ["grep", await tools.execute("grep", { pattern: "." })],
+      ["grep-files", await tools.execute("grep", { pattern: ".", output_mode: "count" })],
+      ["grep-d", await tools.execute("grep", { pattern: ".", path: "d" })],
+      ["glob", await tools.execute("glob", { pattern: "**" })],
+      ["glob-d", await tools.execute("glob", { pattern: "*.txt", path: "d" })],
+    ] as const
+    : [];
+  for (const [what, result] of [...results, ...searches]) {
     calls++;
     const key = `${what}:${result.error?.code ?? "ok"}`;
     counts[key] = (counts[key] ?? 0) + 1;

@@ -1,7 +1,7 @@
 // Races (issue 7, C3.2, C4.3, C5.5) with real concurrency, in child processes:
 // - a directory inside the root is swapped for a symlink to an outside directory, and a file
-//   for a symlink to an outside file, thousands of times a second, while read, write, edit and
-//   list go through them: no outside content comes back, nothing outside is created or changed;
+//   for a symlink to an outside file, thousands of times a second, while read, write, edit,
+//   list, glob and grep go through them: no outside content comes back, nothing outside is created or changed;
 // - two processes edit (or rewrite) one file: every update that reports success is on disk,
 //   every other one is reported (FS_STALE), none is lost unnoticed.
 
@@ -101,7 +101,7 @@ for (const pinned of [true, false]) {
     ? "descriptor checks (--allow-all, /proc/self/fd)"
     : "path checks (scoped permissions)";
   const name =
-    `races: a directory swapped for a link out during ${ITERATIONS} rounds of read/write/edit/list, ${mode}`;
+    `races: a directory swapped for a link out during ${ITERATIONS} rounds of read/write/edit/list/glob/grep, ${mode}`;
   const reason = notSlowRun() ?? cannotRun() ??
     (pinned && Deno.build.os !== "linux" ? "descriptor checks need Linux" : null);
   Deno.test({

@@ -62,6 +62,32 @@ export const SCHEMAS = {
     required: ["file_path", "old_string", "new_string"],
     additionalProperties: false,
   },
+  glob: {
+    type: "object",
+    properties: {
+      pattern: { type: "string", description: 'e.g. "src/**/*.ts"' },
+      path: { type: "string", description: "Directory; default: workspace." },
+    },
+    required: ["pattern"],
+    additionalProperties: false,
+  },
+  grep: {
+    type: "object",
+    properties: {
+      pattern: { type: "string" },
+      path: { type: "string", description: "File or directory; default: workspace." },
+      glob: { type: "string", description: 'File filter, e.g. "*.ts"' },
+      ignore_case: { type: "boolean", default: false },
+      output_mode: {
+        type: "string",
+        enum: ["content", "files_with_matches", "count"],
+        default: "content",
+      },
+      context: { type: "integer", minimum: 0, maximum: 10, default: 0 },
+    },
+    required: ["pattern"],
+    additionalProperties: false,
+  },
 };
 
 export const DESCRIPTIONS = {
@@ -69,9 +95,11 @@ export const DESCRIPTIONS = {
   read: "Read a text file as numbered lines.",
   write: "Create a file or replace its whole content.",
   edit: "Replace exact text in a file.",
+  glob: "Find files by path pattern.",
+  grep: "Search file contents with a regular expression (RE2).",
 };
 
-export const NAMES = ["list", "read", "write", "edit"] as const;
+export const NAMES = ["list", "read", "write", "edit", "glob", "grep"] as const;
 
 export async function withTools(
   fn: (tools: FsTools, root: string) => void | Promise<void>,

@@ -97,7 +97,7 @@ Deno.test("C12.1 absent or null arguments are {}; any other non-object is refuse
 Deno.test("C12.2 an unknown tool lists the tools in canonical order", async () => {
   await withSandbox({}, async ({ root }) => {
     const tools = toolsAt(root);
-    for (const name of ["grep", "Read", "bash", ""]) {
+    for (const name of ["find", "Read", "bash", ""]) {
       assert.deepEqual(failed(await tools.execute(name, {})), [
         `Error: unknown tool ${JSON.stringify(name)}; the tools are ${
           tools.definitions.map((d) => d.name).join(", ")
@@ -105,8 +105,14 @@ Deno.test("C12.2 an unknown tool lists the tools in canonical order", async () =
         "FS_UNKNOWN_TOOL",
       ]);
     }
-    assert.deepEqual(failed(await tools.execute("grep", {})), [
-      'Error: unknown tool "grep"; the tools are list, read, write, edit',
+    assert.deepEqual(failed(await tools.execute("find", {})), [
+      'Error: unknown tool "find"; the tools are list, read, write, edit, glob, grep',
+      "FS_UNKNOWN_TOOL",
+    ]);
+    // C9.1: a tool left out of the configured subset is unknown too.
+    const readOnly = toolsAt(root, { tools: ["list", "read"] });
+    assert.deepEqual(failed(await readOnly.execute("grep", {})), [
+      'Error: unknown tool "grep"; the tools are list, read',
       "FS_UNKNOWN_TOOL",
     ]);
   });

@@ -34,7 +34,7 @@ interface Mistake {
   step: string;
 }
 
-const TOOLS = "list, read, write, edit";
+const TOOLS = "list, read, write, edit, glob, grep";
 const READ_ARGS = "file_path, offset, limit";
 
 const MISTAKES: Mistake[] = [
@@ -113,9 +113,9 @@ const MISTAKES: Mistake[] = [
   },
   {
     mistake: "a tool that is not configured",
-    tool: "grep",
-    args: { pattern: "parseQuery" },
-    content: `Error: unknown tool "grep"; the tools are ${TOOLS}`,
+    tool: "bash",
+    args: { command: "grep -rn parseQuery ." },
+    content: `Error: unknown tool "bash"; the tools are ${TOOLS}`,
     step: TOOLS,
   },
   {

@@ -225,15 +225,24 @@ Deno.test("C1.2 an invalid config value is a constructor error naming the key", 
   });
 });
 
-Deno.test("C1.3 definitions are list, read, write, edit with strict snake_case schemas", async () => {
+Deno.test("C1.3/C9.1 definitions are list, read, write, edit, glob, grep with strict snake_case schemas", async () => {
   await withSandbox({}, ({ root }) => {
     const tools = toolsAt(root, { config: { readLimit: 300 } });
-    assert.deepEqual(tools.definitions.map((d) => d.name), ["list", "read", "write", "edit"]);
+    assert.deepEqual(tools.definitions.map((d) => d.name), [
+      "list",
+      "read",
+      "write",
+      "edit",
+      "glob",
+      "grep",
+    ]);
     const required: Record<string, string[]> = {
       list: [],
       read: ["file_path"],
       write: ["file_path", "content"],
       edit: ["file_path", "old_string", "new_string"],
+      glob: ["pattern"],
+      grep: ["pattern"],
     };
     for (const definition of tools.definitions) {
       assert.equal(typeof definition.description, "string");
@@ -290,7 +299,7 @@ Deno.test("C1.4 an unknown tool name is an error result", async () => {
   await withSandbox({}, async ({ root }) => {
     const tools = toolsAt(root);
     assert.deepEqual(await tools.execute("delete", { file_path: "a" }), {
-      content: 'Error: unknown tool "delete"; the tools are list, read, write, edit',
+      content: 'Error: unknown tool "delete"; the tools are list, read, write, edit, glob, grep',
       isError: true,
       error: { name: "FsError", code: "FS_UNKNOWN_TOOL" },
     });

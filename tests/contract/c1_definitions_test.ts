@@ -12,16 +12,20 @@ import { DESCRIPTIONS, NAMES, SCHEMAS, withTools } from "./_shared.ts";
 
 const GUIDANCE = {
   list:
-    "Use list, not ls, to see what a directory holds. The footer counts every entry, even when the view is capped.",
+    "Use list, not ls, to see what a directory holds. The footer counts every entry, even when the view is capped. Use glob or grep once you know the path pattern or the text.",
   read:
     "Use read, not cat, head or tail, for text files. Lines come numbered; when the footer says more remain, continue with the offset it gives, or use offset and limit to jump within a large file.",
   write:
     "Use write, not shell redirection, to create a file (parent directories too) or replace all of it. Read an existing file first; prefer edit for partial changes.",
   edit:
     "Use edit, not sed, for targeted changes: old_string must match exactly once (copy it from read output, without the line-number prefix) unless replace_all is set. Read the file first; your own writes and edits count as reads.",
+  glob:
+    "Use glob, not find, to find files by path: *.ts matches at any depth. Hidden and gitignored files are skipped.",
+  grep:
+    "Use grep, not shell grep or rg, to find where something is defined or used. Narrow with path or glob; files_with_matches or count for an overview. Line numbers work as read offsets.",
 };
 
-Deno.test("definitions are list, read, write, edit with the pinned descriptions, schemas and guidance", async () => {
+Deno.test("C9.1: definitions are list, read, write, edit, glob, grep with the pinned descriptions, schemas and guidance", async () => {
   await withTools((tools) => {
     assertEquals(
       tools.definitions,
@@ -95,7 +99,7 @@ Deno.test("systemPrompt and the formats are byte-stable across instances of one 
   });
 });
 
-Deno.test(`the four tools' name, description, schema and guidance fit ${TOKEN_BUDGET} DeepSeek V3 tokens`, async () => {
+Deno.test(`the six tools' name, description, schema and guidance fit ${TOKEN_BUDGET} DeepSeek V3 tokens`, async () => {
   await withTools(async (tools) => {
     const cost = (await measureDefinitions(tools.definitions, ["deepseek_v3"])).deepseek_v3;
     assert(

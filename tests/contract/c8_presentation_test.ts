@@ -188,7 +188,7 @@ Deno.test("presentCall resolves locations against ctx.cwd, lexically, and keeps 
 
 Deno.test("presentCall: an unknown tool is titled with its name, kind other (C8)", async () => {
   await withTools((tools) => {
-    assertEquals(tools.presentCall("grep", { pattern: "x" }), { title: "grep", kind: "other" });
+    assertEquals(tools.presentCall("find", { pattern: "x" }), { title: "find", kind: "other" });
   });
 });
 

@@ -99,7 +99,7 @@ Deno.test("toAnthropicTools gives name, description and input_schema", async () 
   });
 });
 
-Deno.test("toMcpTools marks list and read read-only, write and edit destructive, none open-world", async () => {
+Deno.test("toMcpTools marks list, read, glob and grep read-only, write and edit destructive, none open-world", async () => {
   await withTools((tools) => {
     const readOnly = { readOnlyHint: true, idempotentHint: true, openWorldHint: false };
     assertEquals(toMcpTools(tools.definitions), [
@@ -136,6 +136,18 @@ Deno.test("toMcpTools marks list and read read-only, write and edit destructive,
           idempotentHint: false,
           openWorldHint: false,
         },
+      },
+      {
+        name: "glob",
+        description: DESCRIPTIONS.glob,
+        inputSchema: SCHEMAS.glob,
+        annotations: readOnly,
+      },
+      {
+        name: "grep",
+        description: DESCRIPTIONS.grep,
+        inputSchema: SCHEMAS.grep,
+        annotations: readOnly,
       },
     ]);
   });

@@ -23,6 +23,7 @@ import type {
   FsReadHandle,
   FsResolveOptions,
   FsRootInfo,
+  FsSearchReadOptions,
   FsStat,
   FsTarget,
   FsWriteOutcome,
@@ -37,6 +38,7 @@ import { chunksOf, readAll } from "./_read.ts";
 import { Replacer } from "./_replace.ts";
 import { closeQuietly, statOrNull } from "./_stat.ts";
 import { identityKey, Versioner } from "./_version.ts";
+import { searchChunks, searchListDir } from "./_search.ts";
 
 export type { RootSpec } from "../fs_provider.ts";
 export { toFsError } from "./_errors.ts";
@@ -177,6 +179,16 @@ export class LocalFileSystem implements FsProvider {
         throw error;
       }
     }, signal);
+  }
+
+  /** {@inheritDoc FsProvider.searchListDir} */
+  searchListDir(target: FsTarget, options: FsCallOptions = {}): Promise<FsDirEntry[]> {
+    return guard(() => Promise.resolve(searchListDir(this.roots, target)), options.signal);
+  }
+
+  /** {@inheritDoc FsProvider.searchChunks} */
+  searchChunks(target: FsTarget, options: FsSearchReadOptions = {}): Promise<Iterable<Uint8Array>> {
+    return guard(() => Promise.resolve(searchChunks(this.roots, target, options)), options.signal);
   }
 
   /** {@inheritDoc FsProvider.version} */

@@ -1,0 +1,73 @@
+/**
+ * The `glob` executor (CONTRACT C10): files whose path matches a pattern.
+ *
+ * @module
+ */
+
+import { FsError } from "../fs_error.ts";
+import { displayPath } from "../provider/roots.ts";
+import { notADirectoryMessage, renderGlob, SEARCH_MESSAGES } from "../render/search_render.ts";
+import { compileGlob } from "../text/glob_match.ts";
+import { invalid, optional } from "./_args.ts";
+import { resolveIn, type ToolEnv, type ToolSuccess } from "./_context.ts";
+import { walkFiles } from "./_search_walk.ts";
+
+export type { GlobValue } from "../types.ts";
+import type { GlobValue } from "../types.ts";
+
+/** Validated `glob` arguments. */
+export interface GlobRequest {
+  /** The glob. */
+  pattern: string;
+  /** The search directory as the caller gave it, or `undefined` for the session cwd. */
+  path?: string;
+}
+
+/**
+ * Checks `glob` arguments in the contract's order (C10).
+ *
+ * @param a The arguments object.
+ * @returns The request.
+ */
+export function parseGlob(a: Record<string, unknown>): GlobRequest {
+  const pattern = a.pattern;
+  if (typeof pattern !== "string" || pattern === "") throw invalid(SEARCH_MESSAGES.pattern);
+  const path = optional(a.path);
+  if (path !== undefined && (typeof path !== "string" || path === "")) {
+    throw invalid(SEARCH_MESSAGES.pathWhenGiven);
+  }
+  return { pattern, path: path as string | undefined };
+}
+
+/** Runs `glob` with validated arguments. */
+export async function globTool(
+  request: GlobRequest,
+  env: ToolEnv,
+): Promise<ToolSuccess<GlobValue>> {
+  const { signal, config } = env;
+  const base = await resolveIn(env, request.path ?? ".", "glob");
+  const shown = displayPath(env.cwd, base.path);
+  const stat = await env.fs.stat(base, { signal });
+  if (!stat) throw new FsError("FS_NOT_FOUND");
+  if (stat.type !== "directory") {
+    throw new FsError("FS_NOT_DIRECTORY", { message: notADirectoryMessage(shown) });
+  }
+  const files = await walkFiles(env.fs, base, { glob: compileGlob(request.pattern), signal });
+  if (signal?.aborted) throw new FsError("FS_ABORTED");
+  const view = renderGlob(
+    shown,
+    request.pattern,
+    files.map((f) => displayPath(env.cwd, f.target.path)),
+    config.globMaxFiles,
+    config.readMaxBytes,
+  );
+  return {
+    content: view.text,
+    value: {
+      path: base.path,
+      pattern: request.pattern,
+      files: files.slice(0, view.shown).map((f) => f.target.path),
+      total: files.length,
+    },
+  };
+}

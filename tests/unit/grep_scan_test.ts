@@ -1,0 +1,99 @@
+// Unit tests of the grep engine glue (src/text/grep_scan.ts): the literal prefilter must never
+// reject a line the regex engine accepts.
+
+import { deepEqual, equal } from "node:assert/strict";
+import fc from "fast-check";
+import { RE2JS } from "re2js";
+import { compileGrepPattern, GrepScanner, requiredLiteral } from "../../src/text/grep_scan.ts";
+
+Deno.test("requiredLiteral reads only what every match must contain", () => {
+  equal(requiredLiteral("func\\w+\\(signal"), "(signal");
+  equal(requiredLiteral("foo|barbaz"), null);
+  equal(requiredLiteral("(?i)hello"), null);
+  equal(requiredLiteral("abcd?"), "abc");
+  equal(requiredLiteral("x\\d{3}yz"), null);
+  equal(requiredLiteral("\\x41BCD"), null);
+  equal(requiredLiteral("\\p{Greek}abc"), null);
+  equal(requiredLiteral("[abc]def(ghij)?"), "def");
+  equal(requiredLiteral("ab\\dcd"), null);
+  equal(requiredLiteral("export function \\w+"), "export function ");
+});
+
+const ALPHABET = [
+  "a",
+  "b",
+  "c",
+  "ab",
+  "(",
+  ")",
+  "?",
+  "*",
+  "+",
+  "|",
+  ".",
+  "\\d",
+  "\\(",
+  "[ab]",
+  "{2}",
+  " ",
+  "^",
+  "$",
+];
+
+Deno.test("the compiled pattern agrees with re2js on generated patterns and lines", () => {
+  fc.assert(
+    fc.property(
+      fc.array(fc.constantFrom(...ALPHABET), { minLength: 1, maxLength: 8 }),
+      fc.array(fc.stringMatching(/^[ab(c1 ]{0,12}$/), { minLength: 1, maxLength: 6 }),
+      (parts, lines) => {
+        const pattern = parts.join("");
+        let reference: RE2JS;
+        try {
+          reference = RE2JS.compile(pattern);
+        } catch {
+          return;
+        }
+        const compiled = compileGrepPattern(pattern, false);
+        for (const line of lines) equal(compiled.testLine(line), reference.test(line), pattern);
+        const text = lines.join("\n");
+        if (lines.some((l) => reference.test(l))) equal(compiled.testBlock(text), true, pattern);
+      },
+    ),
+    { numRuns: 3000 },
+  );
+});
+
+Deno.test("GrepScanner numbers lines across segments and keeps context", () => {
+  const pattern = compileGrepPattern("x", false);
+  const scanner = new GrepScanner({ pattern, context: 1, keep: 10 });
+  scanner.feed("a\nb\n", false);
+  scanner.feed("x\nc\nd\n", false);
+  scanner.feed("e\nx", true);
+  equal(scanner.matches, 2);
+  deepEqual(scanner.lines, [
+    { number: 2, text: "b", match: false },
+    { number: 3, text: "x", match: true },
+    { number: 4, text: "c", match: false },
+    { number: 6, text: "e", match: false },
+    { number: 7, text: "x", match: true },
+  ]);
+});
+
+Deno.test("scanChunks gives the same lines whatever the chunk boundaries (C11 streaming)", async () => {
+  const { scanChunks } = await import("../../src/tools/grep.ts");
+  const text = "\uFEFFalpha x\r\nbeta\n\nx gamma é\nlong " + "y".repeat(300) + " x\nlast x";
+  const bytes = new TextEncoder().encode(text);
+  for (const context of [0, 2]) {
+    const run = async (size: number) => {
+      const pattern = compileGrepPattern("x", false);
+      const scanner = new GrepScanner({ pattern, context, keep: 100 });
+      const chunks: Uint8Array[] = [];
+      for (let i = 0; i < bytes.length; i += size) chunks.push(bytes.slice(i, i + size));
+      await scanChunks(chunks, scanner, pattern, context);
+      return { matches: scanner.matches, lines: scanner.lines };
+    };
+    const whole = await run(bytes.length);
+    equal(whole.matches, 4);
+    for (const size of [1, 2, 3, 7, 64]) deepEqual(await run(size), whole, `size ${size}`);
+  }
+});
