@@ -1,6 +1,6 @@
 /**
- * toolfs: four model-facing file tools — `list`, `read`, `write`, `edit` — confined to
- * permission-scoped roots, with exact, stable text for the model.
+ * toolfs: six model-facing file tools — `list`, `read`, `write`, `edit`, `glob`, `grep` —
+ * confined to permission-scoped roots, with exact, stable text for the model.
  *
  * - Reads stream through `Deno.FsFile`, so a 10 GiB log costs the memory of a window.
  * - Nothing escapes the roots: containment is judged on real paths and re-checked after open.

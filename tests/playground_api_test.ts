@@ -19,6 +19,7 @@ import {
   workspacePath,
 } from "../playground/server/workspace.ts";
 import type { TreeNode } from "../playground/server/tree.ts";
+import { readableCopy } from "./_readable_copy.ts";
 
 /** Something that answers requests: the app itself, or the app with the token added. */
 interface App {
@@ -709,8 +710,8 @@ Deno.test({
       await Deno.mkdir(join(root, "open"), { mode: 0o755 });
       await Deno.writeTextFile(join(root, "open", "y.txt"), "y\n");
       // The tree, built as nobody (for whom locked/ is unreadable) through the provider.
-      const modUrl = new URL("../mod.ts", import.meta.url).href;
-      const treeUrl = new URL("../playground/server/tree.ts", import.meta.url).href;
+      const modUrl = new URL("mod.ts", readableCopy()).href;
+      const treeUrl = new URL("playground/server/tree.ts", readableCopy()).href;
       const script = `
         const { LocalFileSystem } = await import(${JSON.stringify(modUrl)});
         const { buildTree } = await import(${JSON.stringify(treeUrl)});

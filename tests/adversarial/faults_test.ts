@@ -7,6 +7,7 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { createFsTools, FS_ERROR_CODES, type FsProvider, type FsToolResult } from "../../mod.ts";
 import { fdPathsAvailable } from "../../src/provider/local/_fd_paths.ts";
+import { readableCopy } from "../_readable_copy.ts";
 import {
   assertError,
   assertWellFormedError,
@@ -377,7 +378,7 @@ Deno.test({
         "run",
         "--no-config",
         ...permissions,
-        new URL("./_denied_child.ts", import.meta.url).pathname,
+        new URL("tests/adversarial/_denied_child.ts", readableCopy()).pathname,
         root,
         JSON.stringify(calls),
       ];

@@ -43,7 +43,7 @@ function expectedValidation(name: string, raw: unknown, aborted: boolean): strin
     return "arguments must be an object";
   }
   const a = (raw ?? {}) as Record<string, unknown>;
-  const keys = SCHEMA_KEYS[name] ?? [];
+  const keys = Object.hasOwn(SCHEMA_KEYS, name) ? SCHEMA_KEYS[name] : [];
   const unknown = Object.keys(a).find((key) => !keys.includes(key));
   if (unknown !== undefined) {
     return unknownArgumentMessage(unknown, name, closestKey(unknown, keys), keys);
@@ -113,7 +113,7 @@ function checkResult(
     assert.deepEqual(result.error, { name: "FsError", code: "FS_UNKNOWN_TOOL" });
     assert.equal(
       result.content,
-      `Error: unknown tool ${JSON.stringify(name)}; the tools are list, read, write, edit`,
+      `Error: unknown tool ${JSON.stringify(name)}; the tools are list, read, write, edit, glob, grep`,
     );
     return;
   }
@@ -264,7 +264,7 @@ function arbitraries(box: Sandbox) {
 
 /** A plain object's entries that `name`'s schema has; anything else as it is. */
 function onlyKeys(name: string, args: unknown): unknown {
-  const keys = SCHEMA_KEYS[name];
+  const keys = Object.hasOwn(SCHEMA_KEYS, name) ? SCHEMA_KEYS[name] : undefined;
   if (!keys || typeof args !== "object" || args === null || Array.isArray(args)) return args;
   return Object.fromEntries(Object.entries(args).filter(([key]) => keys.includes(key)));
 }

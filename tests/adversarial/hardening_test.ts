@@ -21,6 +21,8 @@ import {
   tempFiles,
 } from "./_harness.ts";
 
+import { readableCopy } from "../_readable_copy.ts";
+
 const here = (name: string) => new URL(name, import.meta.url).pathname;
 const MiB = 1 << 20;
 const uid = granted({ name: "sys", kind: "uid" }) ? Deno.uid() : null;
@@ -242,7 +244,7 @@ Deno.test({
         "--no-prompt",
         `--allow-read=${box.root}`,
         `--allow-write=${box.root}`,
-        here("./_calls_child.ts"),
+        new URL("tests/adversarial/_calls_child.ts", readableCopy()).pathname,
         box.root,
         JSON.stringify(calls),
       ],
