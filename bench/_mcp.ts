@@ -1,10 +1,16 @@
 // Real stdio MCP clients for the comparison: toolfs's server (`mcp.ts`, under Deno) and the
 // reference `@modelcontextprotocol/server-filesystem` (under Node). Private to bench/.
 
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+// The SDK's `./*` export maps `client/stdio.js` to the types `client/stdio.js.d.ts`, which does not
+// exist; Deno finds `stdio.d.ts` itself only when it manages node_modules/, and the project's
+// `"nodeModulesDir": "manual"` (see deno.json) type-checks through Node's rules, so each import
+// names its types.
+import { Client } from "@modelcontextprotocol/sdk/client";
+// @ts-types="../node_modules/@modelcontextprotocol/sdk/dist/esm/client/stdio.d.ts"
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+// @ts-types="../node_modules/@modelcontextprotocol/sdk/dist/esm/client/streamableHttp.d.ts"
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
+import type { Transport } from "../node_modules/@modelcontextprotocol/sdk/dist/esm/shared/transport.d.ts";
 
 /** Generous: the reference server's `edit_file` of a big file takes a while. */
 const CALL_TIMEOUT_MS = 300_000;

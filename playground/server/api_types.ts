@@ -147,35 +147,8 @@ export interface ExecuteResponse {
 }
 
 /** The wire formats the tools can be sent in. */
-export type WireFormat = "openai-chat" | "openai-responses-strict" | "anthropic" | "mcp";
-
-/** One tool's fixed cost with one tokenizer (`src/present/prompt_cost.ts`). */
-export interface ToolPromptCost {
-  /** The tool name. */
-  tool: string;
-  /** Tokens of the name. */
-  name: number;
-  /** Tokens of the description. */
-  description: number;
-  /** Tokens of the compact JSON schema. */
-  schema: number;
-  /** Tokens of the guidance. */
-  guidance: number;
-  /** Their sum. */
-  total: number;
-}
-
-/** The prompt cost with one tokenizer. */
-export interface PromptCost {
-  /** Per tool. */
-  tools: ToolPromptCost[];
-  /** The sum of the tools' totals. */
-  total: number;
-  /** The assembled system prompt. */
-  systemPrompt: number;
-  /** The tools array per wire format (compact JSON). */
-  wire: Record<WireFormat, number>;
-}
+export type { PromptCost, ToolPromptCost, WireFormat } from "../../src/present/prompt_cost.ts";
+import type { PromptCost, WireFormat } from "../../src/present/prompt_cost.ts";
 
 /** The response of `GET /api/prompt-cost`. */
 export interface PromptCostResponse {

@@ -18,6 +18,13 @@ export const UI_DIR: string = join(PLAYGROUND_DIR, "ui");
 /** Where the built UI goes (gitignored). */
 export const DIST_DIR: string = join(PLAYGROUND_DIR, "dist");
 
+/**
+ * The npm packages the UI's sources import. Vite resolves them from `node_modules/` by itself, and
+ * `deno task playground` installs only what it imports (`--unstable-npm-lazy-caching`), so the
+ * build imports these first to have Deno install them.
+ */
+export const UI_PACKAGES: readonly string[] = Object.freeze(["preact", "diff"]);
+
 const STAMP = ".build-hash";
 const SELF = fileURLToPath(import.meta.url);
 
@@ -68,7 +75,7 @@ export async function ensureUiBuilt(options: { force?: boolean } = {}): Promise<
   if (!options.force && !await isStale()) return false;
   console.log("Building the playground UI…");
   const { success, code } = await new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", SELF],
+    args: ["run", "--node-modules-dir=auto", "--unstable-npm-lazy-caching", "-A", SELF],
     cwd: dirname(PLAYGROUND_DIR),
     stdout: "inherit",
     stderr: "inherit",
@@ -86,6 +93,7 @@ export async function ensureUiBuilt(options: { force?: boolean } = {}): Promise<
 async function build(): Promise<void> {
   const started = performance.now();
   const hash = await sourceHash();
+  await Promise.all(UI_PACKAGES.map((name) => import(name)));
   const { build } = await import("vite");
   const { default: preact } = await import("@preact/preset-vite");
   await build({

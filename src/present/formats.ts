@@ -10,7 +10,8 @@
 
 import { workspaceSection } from "../render/hints.ts";
 import type { FsToolDefinition, FsToolResult } from "../types.ts";
-import { type FsToolName, TOOL_NAMES, type ToolInputSchema } from "./schemas.ts";
+import { TOOL_NAMES } from "./schemas.ts";
+import type { FsToolName, ToolInputSchema } from "../types.ts";
 
 /** An OpenAI Chat Completions function tool. */
 export interface OpenAIFunctionTool {

@@ -5,7 +5,7 @@
  * @module
  */
 
-import type { FsToolName } from "./schemas.ts";
+import type { FsToolName } from "../types.ts";
 
 /** The guidance section of each tool. */
 export const GUIDANCE: Readonly<Record<FsToolName, string>> = Object.freeze({

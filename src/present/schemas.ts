@@ -7,8 +7,6 @@
 
 import type { FsToolName, ToolInputSchema } from "../types.ts";
 
-export type { FsToolName, ToolInputSchema } from "../types.ts";
-
 /** The tool names in definition order (C9.1). */
 export const TOOL_NAMES: readonly FsToolName[] = Object.freeze([
   "list",

@@ -6,11 +6,9 @@
  * @module
  */
 
-import type { FsDirEntry } from "../render/list_render.ts";
-import type { FsOp } from "../render/errors.ts";
+import type { FsDirEntry, FsOp } from "../types.ts";
 
-export type { FsDirEntry, FsEntryType } from "../render/list_render.ts";
-export type { FsOp } from "../render/errors.ts";
+export type { FsDirEntry, FsEntryType, FsOp } from "../types.ts";
 
 /** Options every provider call takes. */
 export interface FsCallOptions {

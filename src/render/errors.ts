@@ -4,12 +4,10 @@
  * @module
  */
 
-import type { FsErrorCode } from "../fs_error.ts";
-import { WRITE_UNREAD_REASON } from "./hints.ts";
+import type { FsError, FsErrorCode } from "../fs_error.ts";
+import { didYouMean, WRITE_UNREAD_REASON } from "./hints.ts";
 import type { FsOp } from "../types.ts";
 import { quotePath } from "./names.ts";
-
-export type { FsOp } from "../types.ts";
 
 /** Validation messages of C4, keyed by a short name. */
 export const VALIDATION_MESSAGES = {
@@ -46,6 +44,29 @@ export function limitTooLargeMessage(readLimit: number): string {
 export function unknownToolMessage(name: string, tools: readonly string[]): string {
   return `unknown tool ${quotePath(name)}; the tools are ${tools.join(", ")}`;
 }
+
+/**
+ * The message refusing a `ctx.session` that is not an object (observations are keyed by it).
+ *
+ * @param type What `typeof` says the session is.
+ * @returns The message.
+ */
+export function sessionNotObjectMessage(type: string): string {
+  return `ctx.session must be an object: got ${type}`;
+}
+
+/**
+ * The details of `FS_IO_ERROR`s toolfs raises itself (the OS gives the others), shown after
+ * `cannot <op> "<path>": `.
+ */
+export const IO_DETAILS = {
+  symlinkLoop: "too many levels of symbolic links",
+  replacedWhileOpening: "the file was replaced while being opened",
+  temporaryReplaced: "the temporary file was replaced",
+  handleClosed: "the read handle is closed",
+  workerStopped: "the directory worker stopped",
+  unknown: "unknown error",
+} as const;
 
 /**
  * The out-of-range message of C4.2.
@@ -117,6 +138,52 @@ export function pathErrorMessage(
     reason = op === "list" ? "not a directory" : "a parent is not a directory";
   }
   return `cannot ${op} ${quotePath(path)}: ${reason ?? detail ?? "input/output error"}`;
+}
+
+/** The path a failure is about, as the caller gave it and as displayed (C7.3). */
+export interface FailurePath {
+  /** As the caller gave it (`.` when absent). */
+  given: string;
+  /** The display path of the resolved target. */
+  shown: string;
+}
+
+/**
+ * The whole `content` of a failed call (C7.1), from the structured failure: the complete message
+ * an `FsError` carries (validation, hints, a host policy's own text), else
+ * `cannot <op> "<path>": <reason>` with the path as given for `FS_OUTSIDE_ROOT` (C7.3) and the
+ * display path otherwise, and for a missing target the did-you-mean tail (C12.5).
+ *
+ * @param error The failure.
+ * @param op The tool operation.
+ * @param path The target as given and as displayed.
+ * @param suggestions Display paths close to a missing target, closest first.
+ * @returns `Error: <message>`.
+ *
+ * @example
+ * ```ts
+ * import { FsError } from "../fs_error.ts";
+ * import { renderFailure } from "./errors.ts";
+ * import assert from "node:assert/strict";
+ *
+ * const error = new FsError("FS_NOT_FOUND");
+ * assert.equal(
+ *   renderFailure(error, "read", { given: "src/mian.ts", shown: "src/mian.ts" }, ["src/main.ts"]),
+ *   'Error: cannot read "src/mian.ts": not found; did you mean "src/main.ts"?',
+ * );
+ * ```
+ */
+export function renderFailure(
+  error: FsError,
+  op: FsOp,
+  path: FailurePath,
+  suggestions: readonly string[] = [],
+): string {
+  if (error.hasMessage) return renderError(error.message);
+  const where = error.code === "FS_OUTSIDE_ROOT" ? path.given : path.shown;
+  let message = pathErrorMessage(error.code, op, where, error.detail);
+  if (error.code === "FS_NOT_FOUND" && op !== "write") message += didYouMean(suggestions);
+  return renderError(message);
 }
 
 /**

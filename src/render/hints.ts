@@ -7,7 +7,8 @@
  */
 
 import { quotePath, renderName } from "./names.ts";
-import { formatLine, type ReadLine } from "./read_render.ts";
+import { formatLine } from "./read_render.ts";
+import type { ReadLine } from "../types.ts";
 
 /** The message for arguments that are not an object (C12.1). */
 export const ARGUMENTS_NOT_OBJECT = "arguments must be an object";

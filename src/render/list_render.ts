@@ -7,8 +7,6 @@
 import type { FsDirEntry, FsEntryType, ListTotals } from "../types.ts";
 import { renderName } from "./names.ts";
 
-export type { FsDirEntry, FsEntryType, ListTotals } from "../types.ts";
-
 /** What `renderList` returns. */
 export interface ListView {
   /** The model-facing text. */

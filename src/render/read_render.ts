@@ -7,8 +7,6 @@
 import type { ReadLine } from "../types.ts";
 import { renderName } from "./names.ts";
 
-export type { ReadLine } from "../types.ts";
-
 /** How a window ended, which decides the footer. */
 export interface ReadWindowEnd {
   /** The first line of the window. */

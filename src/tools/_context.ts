@@ -4,8 +4,9 @@ import type { FsToolsConfig } from "../config.ts";
 import type { FsPolicy } from "../policy/read_before_write.ts";
 import type { FsProvider, FsTarget } from "../provider/fs_provider.ts";
 import { FsError } from "../fs_error.ts";
-import { type FsOp, tooLargeDetail } from "../render/errors.ts";
+import { tooLargeDetail } from "../render/errors.ts";
 import type { LineIndex } from "../text/read_window.ts";
+import type { FsOp, FsToolValue } from "../types.ts";
 
 export interface ToolEnv {
   fs: FsProvider;
@@ -30,6 +31,17 @@ export interface ToolEnv {
 export interface ToolSuccess<V> {
   content: string;
   value: V;
+}
+
+/**
+ * One tool: `parse` checks the arguments object in the contract's order and returns them
+ * validated, or throws `FsError("FS_INVALID_ARGUMENT")` with the contract's message; `run` is the
+ * executor (resolve, provider, render). Methods, so a registry can hold every tool as
+ * `Tool<unknown>`.
+ */
+export interface Tool<A, V extends FsToolValue = FsToolValue> {
+  parse(args: Record<string, unknown>, config: Readonly<FsToolsConfig>): A;
+  run(args: A, env: ToolEnv): Promise<ToolSuccess<V>>;
 }
 
 /** Resolves a path for `op` in the session. */

@@ -6,11 +6,14 @@
  */
 
 import { FsError } from "../fs_error.ts";
+import { VALIDATION_MESSAGES } from "../render/errors.ts";
 import { renderEdit } from "../render/mutation_render.ts";
+import { invalid, optional, requirePath } from "./_args.ts";
 import {
   bytesToText,
   looksBinary,
   MAX_TEXT_BYTES,
+  type Tool,
   tooLarge,
   type ToolEnv,
   type ToolSuccess,
@@ -27,13 +30,34 @@ import { matchFailure, withSnippet } from "./_edit_hints.ts";
 import { gated } from "./_mutation.ts";
 import type { EditValue } from "../types.ts";
 
+/** Validated `edit` arguments. */
+interface EditArgs extends EditRequest {
+  /** The path as the caller gave it. */
+  filePath: string;
+}
+
+/** `edit`: its arguments checked, then the replacement applied through the policy. */
+export const editTool: Tool<EditArgs, EditValue> = { parse, run };
+
+/** Checks `edit` arguments in the contract's order (C4.4). */
+function parse(a: Record<string, unknown>): EditArgs {
+  const filePath = requirePath(a.file_path);
+  const oldString = a.old_string;
+  const newString = a.new_string;
+  if (typeof oldString !== "string" || oldString === "") {
+    throw invalid(VALIDATION_MESSAGES.oldString);
+  }
+  if (typeof newString !== "string") throw invalid(VALIDATION_MESSAGES.newString);
+  const replaceAll = optional(a.replace_all) ?? false;
+  if (typeof replaceAll !== "boolean") throw invalid(VALIDATION_MESSAGES.replaceAll);
+  if (oldString === newString) throw invalid(VALIDATION_MESSAGES.sameStrings);
+  return { filePath, oldString, newString, replaceAll };
+}
+
 /** Runs `edit` with validated arguments. */
-export function editTool(
-  filePath: string,
-  request: EditRequest,
-  env: ToolEnv,
-): Promise<ToolSuccess<EditValue>> {
+function run(args: EditArgs, env: ToolEnv): Promise<ToolSuccess<EditValue>> {
   const { signal } = env;
+  const { filePath, ...request } = args;
   return gated(
     env,
     "edit",

@@ -9,10 +9,9 @@ import { displayPath } from "../provider/roots.ts";
 import { notADirectoryMessage, renderGlob, SEARCH_MESSAGES } from "../render/search_render.ts";
 import { compileGlob } from "../text/glob_match.ts";
 import { invalid, optional } from "./_args.ts";
-import { resolveIn, type ToolEnv, type ToolSuccess } from "./_context.ts";
+import { resolveIn, type Tool, type ToolEnv, type ToolSuccess } from "./_context.ts";
 import { walkFiles } from "./_search_walk.ts";
 
-export type { GlobValue } from "../types.ts";
 import type { GlobValue } from "../types.ts";
 
 /** Validated `glob` arguments. */
@@ -23,13 +22,16 @@ export interface GlobRequest {
   path?: string;
 }
 
+/** `glob`: its arguments checked, then the files below the directory matched. */
+export const globTool: Tool<GlobRequest, GlobValue> = { parse: parseGlob, run: runGlob };
+
 /**
  * Checks `glob` arguments in the contract's order (C10).
  *
  * @param a The arguments object.
  * @returns The request.
  */
-export function parseGlob(a: Record<string, unknown>): GlobRequest {
+function parseGlob(a: Record<string, unknown>): GlobRequest {
   const pattern = a.pattern;
   if (typeof pattern !== "string" || pattern === "") throw invalid(SEARCH_MESSAGES.pattern);
   const path = optional(a.path);
@@ -40,7 +42,7 @@ export function parseGlob(a: Record<string, unknown>): GlobRequest {
 }
 
 /** Runs `glob` with validated arguments. */
-export async function globTool(
+async function runGlob(
   request: GlobRequest,
   env: ToolEnv,
 ): Promise<ToolSuccess<GlobValue>> {

@@ -24,7 +24,7 @@ import {
   mayMatchBytes,
 } from "../text/grep_scan.ts";
 import { invalid, optional } from "./_args.ts";
-import { looksBinary, resolveIn, type ToolEnv, type ToolSuccess } from "./_context.ts";
+import { looksBinary, resolveIn, type Tool, type ToolEnv, type ToolSuccess } from "./_context.ts";
 import { pause, type SearchFile, walkFiles } from "./_search_walk.ts";
 
 /** The output modes of `grep`. */
@@ -32,7 +32,6 @@ export type GrepOutputMode = "content" | "files_with_matches" | "count";
 
 const MODES: readonly GrepOutputMode[] = ["content", "files_with_matches", "count"];
 
-export type { GrepValue } from "../types.ts";
 import type { GrepValue } from "../types.ts";
 
 /** Validated `grep` arguments. */
@@ -51,13 +50,16 @@ export interface GrepRequest {
   context: number;
 }
 
+/** `grep`: its arguments checked and the pattern compiled, then the lines matched. */
+export const grepTool: Tool<GrepRequest, GrepValue> = { parse: parseGrep, run: runGrep };
+
 /**
  * Checks `grep` arguments in the contract's order (C11) and compiles the pattern.
  *
  * @param a The arguments object.
  * @returns The request.
  */
-export function parseGrep(a: Record<string, unknown>): GrepRequest {
+function parseGrep(a: Record<string, unknown>): GrepRequest {
   const pattern = a.pattern;
   if (typeof pattern !== "string" || pattern === "") throw invalid(SEARCH_MESSAGES.pattern);
   const path = optional(a.path);
@@ -97,7 +99,7 @@ export function parseGrep(a: Record<string, unknown>): GrepRequest {
 }
 
 /** Runs `grep` with validated arguments. */
-export async function grepTool(
+async function runGrep(
   request: GrepRequest,
   env: ToolEnv,
 ): Promise<ToolSuccess<GrepValue>> {

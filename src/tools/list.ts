@@ -7,11 +7,25 @@
 import { FsError } from "../fs_error.ts";
 import { renderList } from "../render/list_render.ts";
 import { displayPath } from "../provider/roots.ts";
-import { resolveIn, type ToolEnv, type ToolSuccess } from "./_context.ts";
+import { VALIDATION_MESSAGES } from "../render/errors.ts";
+import { invalid, optional } from "./_args.ts";
+import { resolveIn, type Tool, type ToolEnv, type ToolSuccess } from "./_context.ts";
 import type { ListValue } from "../types.ts";
 
+/** `list`: its arguments checked, then the directory listed. */
+export const listTool: Tool<string, ListValue> = { parse, run };
+
+/** The directory as the caller gave it, or `.` for the session cwd (C4.1). */
+function parse(a: Record<string, unknown>): string {
+  const path = optional(a.path);
+  if (path !== undefined && (typeof path !== "string" || path === "")) {
+    throw invalid(VALIDATION_MESSAGES.pathWhenGiven);
+  }
+  return (path as string | undefined) ?? ".";
+}
+
 /** Runs `list` with validated arguments: `path` is the directory, or the session cwd. */
-export async function listTool(path: string, env: ToolEnv): Promise<ToolSuccess<ListValue>> {
+async function run(path: string, env: ToolEnv): Promise<ToolSuccess<ListValue>> {
   const target = await resolveIn(env, path, "list");
   const stat = await env.fs.stat(target, { signal: env.signal });
   if (!stat) throw new FsError("FS_NOT_FOUND");

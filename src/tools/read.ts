@@ -6,11 +6,17 @@
  */
 
 import { FsError } from "../fs_error.ts";
-import { offsetOutOfRangeMessage } from "../render/errors.ts";
+import type { FsToolsConfig } from "../config.ts";
+import {
+  limitTooLargeMessage,
+  offsetOutOfRangeMessage,
+  VALIDATION_MESSAGES,
+} from "../render/errors.ts";
 import { readDirectoryMessage } from "../render/hints.ts";
 import { renderRead, truncateLine } from "../render/read_render.ts";
 import { displayPath } from "../provider/roots.ts";
-import { looksBinary, resolveIn, type ToolEnv, type ToolSuccess } from "./_context.ts";
+import { invalid, isPositiveInteger, optional, requirePath } from "./_args.ts";
+import { looksBinary, resolveIn, type Tool, type ToolEnv, type ToolSuccess } from "./_context.ts";
 import {
   type ChunkSource,
   newLineIndex,
@@ -29,8 +35,22 @@ export interface ReadRequest {
   limit: number;
 }
 
+/** `read`: its arguments checked, then a window of the file rendered. */
+export const readTool: Tool<ReadRequest, ReadValue> = { parse, run };
+
+/** Checks `read` arguments in the contract's order (C4.2); `limit` defaults to `readLimit`. */
+function parse(a: Record<string, unknown>, config: Readonly<FsToolsConfig>): ReadRequest {
+  const filePath = requirePath(a.file_path);
+  const offset = optional(a.offset) ?? 1;
+  if (!isPositiveInteger(offset)) throw invalid(VALIDATION_MESSAGES.offset);
+  const limit = optional(a.limit) ?? config.readLimit;
+  if (!isPositiveInteger(limit)) throw invalid(VALIDATION_MESSAGES.limit);
+  if (limit > config.readLimit) throw invalid(limitTooLargeMessage(config.readLimit));
+  return { filePath, offset, limit };
+}
+
 /** Runs `read` with validated arguments. */
-export async function readTool(
+async function run(
   request: ReadRequest,
   env: ToolEnv,
 ): Promise<ToolSuccess<ReadValue>> {

@@ -5,7 +5,7 @@
  * @module
  */
 
-import { join } from "node:path";
+import { basename, dirname, join } from "node:path";
 import type { FsOp, FsProvider, FsTarget } from "../provider/fs_provider.ts";
 import { displayPath } from "../provider/roots.ts";
 import { closeNames } from "../text/close_names.ts";
@@ -70,6 +70,33 @@ export async function suggestPaths(
       }
     }
     return found;
+  } catch {
+    return [];
+  }
+}
+
+/**
+ * The suggestions for a missing target (C12.5): {@linkcode suggestPaths} in its parent
+ * directory, when that exists inside a root. Never fails: no suggestion instead.
+ *
+ * @param fs The provider.
+ * @param op The tool that did not find its target.
+ * @param path The missing target's absolute lexical path.
+ * @param cwd The absolute session directory.
+ * @param signal Cancels the lookup.
+ * @returns Up to three display paths.
+ */
+export async function notFoundSuggestions(
+  fs: FsProvider,
+  op: FsOp,
+  path: string,
+  cwd: string,
+  signal: AbortSignal | undefined,
+): Promise<string[]> {
+  try {
+    const parent = await fs.resolve(dirname(path), { cwd, op: "list", signal });
+    if ((await fs.stat(parent, { signal }))?.type !== "directory") return [];
+    return await suggestPaths(fs, op, parent, basename(path), { cwd, signal });
   } catch {
     return [];
   }

@@ -5,9 +5,9 @@
  * @module
  */
 
-import { basename, dirname, resolve } from "node:path";
+import { resolve } from "node:path";
 import { type FsToolsConfig, resolveConfig } from "../config.ts";
-import { FsError, type FsErrorCode } from "../fs_error.ts";
+import { FsError } from "../fs_error.ts";
 import {
   type FsObservation,
   type FsPolicy,
@@ -17,29 +17,48 @@ import {
 import type { FsProvider, FsRootInfo, FsTarget } from "../provider/fs_provider.ts";
 import { displayPath, findRoot } from "../provider/roots.ts";
 import {
-  type FsOp,
-  limitTooLargeMessage,
-  pathErrorMessage,
-  renderError,
+  IO_DETAILS,
+  renderFailure,
+  sessionNotObjectMessage,
   unknownToolMessage,
   VALIDATION_MESSAGES,
 } from "../render/errors.ts";
-import { ARGUMENTS_NOT_OBJECT, didYouMean, unknownArgumentMessage } from "../render/hints.ts";
+import { ARGUMENTS_NOT_OBJECT, unknownArgumentMessage } from "../render/hints.ts";
 import { closestKey } from "../text/close_names.ts";
 import { presentToolCall, type ToolCallPresentation } from "../present/acp.ts";
 import { GUIDANCE } from "../present/guidance.ts";
 import { DESCRIPTIONS, inputSchema, TOOL_NAMES } from "../present/schemas.ts";
-import { invalid, isPositiveInteger, optional, requirePath } from "./_args.ts";
-import { LineIndexCache, type ToolEnv } from "./_context.ts";
+import { invalid, optional } from "./_args.ts";
+import { LineIndexCache, type Tool, type ToolEnv, type ToolSuccess } from "./_context.ts";
 import { queueOf } from "../keyed_queue.ts";
-import type { FsToolDefinition, FsToolName, FsToolResult, FsToolValue } from "../types.ts";
+import type { FsOp, FsToolDefinition, FsToolName, FsToolResult, FsToolValue } from "../types.ts";
 import { editTool } from "./edit.ts";
-import { globTool, parseGlob } from "./glob.ts";
-import { grepTool, parseGrep } from "./grep.ts";
+import { globTool } from "./glob.ts";
+import { grepTool } from "./grep.ts";
 import { listTool } from "./list.ts";
 import { readTool } from "./read.ts";
-import { suggestPaths } from "./suggest_paths.ts";
+import { notFoundSuggestions } from "./suggest_paths.ts";
 import { writeTool } from "./write.ts";
+
+/** The registry: each tool's `{ parse, run }`, by name. */
+const TOOLS: Readonly<Record<FsToolName, Tool<unknown>>> = {
+  list: listTool,
+  read: readTool,
+  write: writeTool,
+  edit: editTool,
+  glob: globTool,
+  grep: grepTool,
+};
+
+/** What the one catch needs to know about a call, filled in as the call learns it. */
+interface Call {
+  op: FsOp;
+  /** The target as the caller gave it (`.` when absent). */
+  given: string;
+  /** The absolute session directory. */
+  here: string;
+  signal: AbortSignal | undefined;
+}
 
 /** A provider that can tell its roots (`LocalFileSystem` can). */
 export interface FsProviderWithRoots extends FsProvider {
@@ -160,41 +179,69 @@ export function createFsTools(options: CreateFsToolsOptions): FsTools {
     args: unknown,
     ctx: FsCallContext = {},
   ): Promise<FsToolResult> {
+    const call: Call = { op: name as FsOp, given: ".", here: cwd, signal: ctx?.signal };
+    try {
+      const { content, value } = await dispatch(name, args, ctx ?? {}, call);
+      return { content, isError: false, value };
+    } catch (error) {
+      // The one place a failure becomes text.
+      const e = error instanceof FsError ? error : toFsErrorSafe(error, call.signal);
+      const target = resolve(call.here, call.given);
+      const suggestions = e.code === "FS_NOT_FOUND" && !e.hasMessage && call.op !== "write"
+        ? await notFoundSuggestions(fs, call.op, target, call.here, call.signal)
+        : [];
+      const shown = displayPath(call.here, target);
+      return {
+        content: renderFailure(e, call.op, { given: call.given, shown }, suggestions),
+        isError: true,
+        error: { name: "FsError", code: e.code },
+      };
+    }
+  }
+
+  /** Looks the tool up, parses its arguments, checks the call, then runs it. */
+  async function dispatch(
+    name: string,
+    args: unknown,
+    ctx: FsCallContext,
+    call: Call,
+  ): Promise<ToolSuccess<FsToolValue>> {
     const definition = definitions.find((d) => d.name === name);
     if (!definition) {
-      return failure(
-        "FS_UNKNOWN_TOOL",
-        unknownToolMessage(String(name), definitions.map((d) => d.name)),
-      );
+      throw new FsError("FS_UNKNOWN_TOOL", {
+        message: unknownToolMessage(String(name), definitions.map((d) => d.name)),
+      });
     }
     // Observations are keyed by the session object (a WeakMap): a string id would fail only
     // after the write had landed, so refuse it up front.
-    const session: unknown = ctx?.session;
+    const session: unknown = ctx.session;
     if (session != null && typeof session !== "object" && typeof session !== "function") {
-      return failure(
-        "FS_INVALID_ARGUMENT",
-        `ctx.session must be an object: got ${typeof session}`,
-      );
+      throw invalid(sessionNotObjectMessage(typeof session));
     }
-    const op = name as FsOp;
-    const strict = checkArguments(args, definition);
-    if (typeof strict === "string") return failure("FS_INVALID_ARGUMENT", strict);
-    const a = strict;
+    const a = checkArguments(args, definition);
     // The target argument: `file_path` where the schema has one, else the optional `path`
     // (list, and the search tools' directory).
     const byFilePath = "file_path" in definition.inputSchema.properties;
     const given = byFilePath ? a.file_path : optional(a.path);
-    const callerPath = typeof given === "string" && given !== "" ? given : ".";
-    const here = sessionCwd(ctx ?? {});
+    call.given = typeof given === "string" && given !== "" ? given : ".";
+    call.here = sessionCwd(ctx);
+    const tool = TOOLS[definition.name];
+    const parsed = tool.parse(a, config);
+    if (call.signal?.aborted) throw new FsError("FS_ABORTED");
+    if (call.given.includes("\0")) {
+      throw invalid(byFilePath ? VALIDATION_MESSAGES.filePathNul : VALIDATION_MESSAGES.pathNul);
+    }
+    const here = call.here;
+    if (here !== cwd) await fs.resolve(here, { cwd: here, op: call.op, signal: call.signal });
     const env: ToolEnv = {
       fs,
       config,
       policy,
-      session: ctx?.session ?? defaultSession,
+      session: ctx.session ?? defaultSession,
       cwd: here,
-      signal: ctx?.signal,
+      signal: call.signal,
       lineIndexes,
-      serialize: (realPath, task) => mutations.run(realPath, task, ctx?.signal),
+      serialize: (realPath, task) => mutations.run(realPath, task, call.signal),
       emit(op, target: FsTarget, version) {
         const detail = {
           op,
@@ -207,29 +254,7 @@ export function createFsTools(options: CreateFsToolsOptions): FsTools {
         events.dispatchEvent(new CustomEvent(op, { detail }));
       },
     };
-    try {
-      const run = prepare(op, a, env);
-      if (env.signal?.aborted) throw new FsError("FS_ABORTED");
-      if (callerPath.includes("\0")) {
-        throw invalid(
-          byFilePath ? VALIDATION_MESSAGES.filePathNul : VALIDATION_MESSAGES.pathNul,
-        );
-      }
-      if (here !== cwd) await fs.resolve(here, { cwd: here, op, signal: env.signal });
-      const { content, value } = await run();
-      return { content, isError: false, value };
-    } catch (error) {
-      const e = error instanceof FsError ? error : toFsErrorSafe(error, env.signal);
-      if (e.hasMessage) return failure(e.code, e.message);
-      const path = e.code === "FS_OUTSIDE_ROOT"
-        ? callerPath
-        : displayPath(here, resolve(here, callerPath));
-      let message = pathErrorMessage(e.code, op, path, e.detail);
-      if (e.code === "FS_NOT_FOUND" && op !== "write") {
-        message += await notFoundHint(fs, op, resolve(here, callerPath), here, env.signal);
-      }
-      return failure(e.code, message);
-    }
+    return await tool.run(parsed, env);
   }
 
   return {
@@ -245,97 +270,21 @@ export function createFsTools(options: CreateFsToolsOptions): FsTools {
 }
 
 /**
- * The arguments as an object (absent or `null` = `{}`), or the message refusing them: not an
- * object, or a key the tool's schema does not have, checked before anything else (C12.1).
+ * The arguments as an object (absent or `null` = `{}`); refused when not an object or with a key
+ * the tool's schema does not have, checked before anything else (C12.1).
  */
-function checkArguments(
-  args: unknown,
-  definition: FsToolDefinition,
-): Record<string, unknown> | string {
+function checkArguments(args: unknown, definition: FsToolDefinition): Record<string, unknown> {
   if (args === undefined || args === null) return {};
-  if (typeof args !== "object" || Array.isArray(args)) return ARGUMENTS_NOT_OBJECT;
+  if (typeof args !== "object" || Array.isArray(args)) throw invalid(ARGUMENTS_NOT_OBJECT);
   const properties = Object.keys(definition.inputSchema.properties);
   for (const key of Object.keys(args)) {
     if (!properties.includes(key)) {
-      return unknownArgumentMessage(key, definition.name, closestKey(key, properties), properties);
+      throw invalid(
+        unknownArgumentMessage(key, definition.name, closestKey(key, properties), properties),
+      );
     }
   }
   return args as Record<string, unknown>;
-}
-
-/**
- * The did-you-mean tail for a missing target (C12.5): names close to the missing one in its
- * parent directory, when that exists inside a root. Never fails: no hint instead.
- */
-async function notFoundHint(
-  fs: FsProvider,
-  op: FsOp,
-  path: string,
-  cwd: string,
-  signal: AbortSignal | undefined,
-): Promise<string> {
-  try {
-    const parent = await fs.resolve(dirname(path), { cwd, op: "list", signal });
-    if ((await fs.stat(parent, { signal }))?.type !== "directory") return "";
-    return didYouMean(await suggestPaths(fs, op, parent, basename(path), { cwd, signal }));
-  } catch {
-    return "";
-  }
-}
-
-/** Validates arguments (C4, in the contract's order) and returns the call to run. */
-function prepare(
-  op: FsOp,
-  a: Record<string, unknown>,
-  env: ToolEnv,
-): () => Promise<{ content: string; value: FsToolValue }> {
-  switch (op) {
-    case "list": {
-      const path = optional(a.path);
-      if (path !== undefined && (typeof path !== "string" || path === "")) {
-        throw invalid(VALIDATION_MESSAGES.pathWhenGiven);
-      }
-      return () => listTool(path ?? ".", env);
-    }
-    case "read": {
-      const filePath = requirePath(a.file_path);
-      const offset = optional(a.offset) ?? 1;
-      if (!isPositiveInteger(offset)) throw invalid(VALIDATION_MESSAGES.offset);
-      const limit = optional(a.limit) ?? env.config.readLimit;
-      if (!isPositiveInteger(limit)) throw invalid(VALIDATION_MESSAGES.limit);
-      if (limit > env.config.readLimit) throw invalid(limitTooLargeMessage(env.config.readLimit));
-      return () => readTool({ filePath, offset, limit }, env);
-    }
-    case "write": {
-      const filePath = requirePath(a.file_path);
-      if (typeof a.content !== "string") throw invalid(VALIDATION_MESSAGES.content);
-      const content = a.content;
-      return () => writeTool(filePath, content, env);
-    }
-    case "edit": {
-      const filePath = requirePath(a.file_path);
-      const oldString = a.old_string;
-      const newString = a.new_string;
-      if (typeof oldString !== "string" || oldString === "") {
-        throw invalid(VALIDATION_MESSAGES.oldString);
-      }
-      if (typeof newString !== "string") throw invalid(VALIDATION_MESSAGES.newString);
-      const replaceAll = optional(a.replace_all) ?? false;
-      if (typeof replaceAll !== "boolean") throw invalid(VALIDATION_MESSAGES.replaceAll);
-      if (oldString === newString) throw invalid(VALIDATION_MESSAGES.sameStrings);
-      return () => editTool(filePath, { oldString, newString, replaceAll }, env);
-    }
-    case "glob": {
-      const request = parseGlob(a);
-      return () => globTool(request, env);
-    }
-    case "grep": {
-      const request = parseGrep(a);
-      return () => grepTool(request, env);
-    }
-    default:
-      throw new FsError("FS_UNKNOWN_TOOL");
-  }
 }
 
 /** The tools to expose, in the canonical order (C9.1). */
@@ -352,10 +301,6 @@ function selectTools(tools: readonly FsToolName[] | undefined): readonly FsToolN
   return TOOL_NAMES.filter((name) => tools.includes(name));
 }
 
-function failure(code: FsErrorCode, message: string): FsToolResult {
-  return { content: renderError(message), isError: true, error: { name: "FsError", code } };
-}
-
 function toFsErrorSafe(error: unknown, signal?: AbortSignal): FsError {
   if (signal?.aborted || (error instanceof DOMException && error.name === "AbortError")) {
     return new FsError("FS_ABORTED", { cause: error });
@@ -367,8 +312,8 @@ function toFsErrorSafe(error: unknown, signal?: AbortSignal): FsError {
 function describe(error: unknown): string {
   try {
     const text: unknown = error instanceof Error ? error.message : String(error);
-    return typeof text === "string" && text !== "" ? text : String(text || "unknown error");
+    return typeof text === "string" && text !== "" ? text : String(text || IO_DETAILS.unknown);
   } catch {
-    return "unknown error";
+    return IO_DETAILS.unknown;
   }
 }

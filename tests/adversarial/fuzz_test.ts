@@ -113,7 +113,9 @@ function checkResult(
     assert.deepEqual(result.error, { name: "FsError", code: "FS_UNKNOWN_TOOL" });
     assert.equal(
       result.content,
-      `Error: unknown tool ${JSON.stringify(name)}; the tools are list, read, write, edit, glob, grep`,
+      `Error: unknown tool ${
+        JSON.stringify(name)
+      }; the tools are list, read, write, edit, glob, grep`,
     );
     return;
   }

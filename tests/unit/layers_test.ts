@@ -102,3 +102,53 @@ Deno.test("layers: the import parser sees static, type-only, re-export and dynam
     "./fg.ts",
   ]);
 });
+
+/** Files in src/ over the size issue 11 allows, as readable lines. */
+async function oversized(max: number): Promise<string[]> {
+  const out: string[] = [];
+  for await (const file of sourceFiles(SRC)) {
+    const lines = (await Deno.readTextFile(file)).split("\n").length - 1;
+    if (lines > max) out.push(`${relative(SRC, file)}: ${lines} lines`);
+  }
+  return out.sort();
+}
+
+Deno.test("layers: no file in src/ is over 400 lines (one concern per file)", async () => {
+  assert.deepEqual(await oversized(400), []);
+});
+
+/**
+ * An `FsError` built with a string literal as its message or detail: model-facing text that
+ * does not come from src/render/. Comments (JSDoc examples of a host's own message) are skipped.
+ */
+function inlineErrorText(text: string): string[] {
+  text = text.split("\n").filter((line) => !/^\s*(\*|\/\/)/.test(line)).join("\n");
+  const pattern = /new FsError\(\s*"[A-Z_]+"\s*,\s*\{[^}]*?\b(?:message|detail):\s*["'`][^"'`]*/g;
+  return [...text.matchAll(pattern)].map((match) => match[0]);
+}
+
+Deno.test("layers: C7.1 no FsError outside src/render/ carries an inline message or detail", async () => {
+  const out: string[] = [];
+  for await (const file of sourceFiles(SRC)) {
+    if (relative(SRC, file).startsWith("render/")) continue;
+    for (const found of inlineErrorText(await Deno.readTextFile(file))) {
+      out.push(`${relative(SRC, file)}: ${found}`);
+    }
+  }
+  assert.deepEqual(out.sort(), []);
+});
+
+Deno.test("layers: the inline-text check sees a literal message or detail, not a rendered one", () => {
+  const text = [
+    'throw new FsError("FS_IO_ERROR", { detail: "the disk fell off" });',
+    'throw new FsError("FS_STALE", { cause, message: `changed` });',
+    'throw new FsError("FS_NOT_FOUND", { detail: IO_DETAILS.handleClosed });',
+    'throw new FsError("FS_BINARY", { message: noMatchMessage(shown, hint) });',
+    'throw new FsError("FS_ABORTED");',
+    ' * const error = new FsError("FS_PERMISSION_DENIED", { message: "declined" });',
+  ].join("\n");
+  assert.deepEqual(inlineErrorText(text), [
+    'new FsError("FS_IO_ERROR", { detail: "the disk fell off',
+    'new FsError("FS_STALE", { cause, message: `changed',
+  ]);
+});

@@ -5,11 +5,11 @@ import fc from "fast-check";
 import {
   compareEntries,
   countEntries,
-  type FsDirEntry,
   listFooter,
   renderList,
   selectEntries,
 } from "../../src/render/list_render.ts";
+import type { FsDirEntry } from "../../src/types.ts";
 
 const dir = (name: string): FsDirEntry => ({ name, type: "directory" });
 const file = (name: string): FsDirEntry => ({ name, type: "file" });

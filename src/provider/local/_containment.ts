@@ -4,6 +4,7 @@
 
 import { basename, dirname, isAbsolute, resolve as resolvePath } from "node:path";
 import { FsError } from "../../fs_error.ts";
+import { IO_DETAILS } from "../../render/errors.ts";
 import type { FsRootInfo, RootSpec } from "../fs_provider.ts";
 import { fdPathsAvailable, type OpenLocation, openLocation, pinnedLocation } from "./_fd_paths.ts";
 import { findRoot } from "../roots.ts";
@@ -66,7 +67,7 @@ export class Containment {
     if (link?.isSymlink) {
       // A dangling link: follow it by hand so its target, not the link, is checked.
       if (hops >= MAX_LINK_HOPS) {
-        throw new FsError("FS_IO_ERROR", { detail: "too many levels of symbolic links" });
+        throw new FsError("FS_IO_ERROR", { detail: IO_DETAILS.symlinkLoop });
       }
       const to = await Deno.readLink(path);
       const next = isAbsolute(to) ? resolvePath(to) : resolvePath(dirname(path), to);

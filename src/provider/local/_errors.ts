@@ -1,6 +1,7 @@
 // From thrown values to contract errors (CONTRACT C7.1). Private to src/provider/local.
 
 import { FsError } from "../../fs_error.ts";
+import { IO_DETAILS } from "../../render/errors.ts";
 import { isMissing } from "./_stat.ts";
 
 export function osMessage(error: unknown): string {
@@ -8,7 +9,7 @@ export function osMessage(error: unknown): string {
   try {
     text = String(error instanceof Error ? error.message : error);
   } catch {
-    text = "unknown error"; // an object that cannot be made a string
+    text = IO_DETAILS.unknown; // an object that cannot be made a string
   }
   // Deno appends ": <syscall> '<path>'"; the path is the tool's to show, not the OS's.
   return text.replace(/(\(os error \d+\)).*$/s, "$1");

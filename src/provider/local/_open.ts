@@ -3,6 +3,7 @@
 // src/provider/local.
 
 import { FsError } from "../../fs_error.ts";
+import { IO_DETAILS } from "../../render/errors.ts";
 import type { FsPrecondition } from "../fs_provider.ts";
 import type { Containment } from "./_containment.ts";
 import { readAll } from "./_read.ts";
@@ -39,7 +40,7 @@ export async function openVerified(
     if (attempt >= 9) {
       const real = await Deno.realPath(path).catch(() => path);
       if (!c.rootOf(real)) throw new FsError("FS_OUTSIDE_ROOT");
-      throw new FsError("FS_IO_ERROR", { detail: "the file was replaced while being opened" });
+      throw new FsError("FS_IO_ERROR", { detail: IO_DETAILS.replacedWhileOpening });
     }
   }
 }

@@ -9,7 +9,8 @@
 // and never keeps the process alive when idle.
 
 import { Worker } from "node:worker_threads";
-import type { FsDirEntry, FsEntryType } from "../../render/list_render.ts";
+import { IO_DETAILS } from "../../render/errors.ts";
+import type { FsDirEntry, FsEntryType } from "../../types.ts";
 
 /** A directory whose size (`st_size`) is below this is read on the calling thread. */
 const SYNC_MAX_DIR_BYTES = 64 * 1024;
@@ -59,7 +60,7 @@ class DirWorker {
     this.#worker.unref();
     this.#worker.on("message", (reply: Reply) => this.#settle(reply));
     this.#worker.on("error", (error: unknown) => this.#fail(error));
-    this.#worker.on("exit", () => this.#fail(new Error("the directory worker stopped")));
+    this.#worker.on("exit", () => this.#fail(new Error(IO_DETAILS.workerStopped)));
   }
 
   read(path: string, signal?: AbortSignal): Promise<FsDirEntry[]> {

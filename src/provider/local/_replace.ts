@@ -5,6 +5,7 @@
 
 import { constants as fsConstants, promises as nodeFs } from "node:fs";
 import { FsError } from "../../fs_error.ts";
+import { IO_DETAILS } from "../../render/errors.ts";
 import { type Containment, huntAndRemove, readGranted, type WorkDir } from "./_containment.ts";
 import { fdPathsAvailable, openLocation } from "./_fd_paths.ts";
 import {
@@ -100,7 +101,7 @@ export class Replacer {
       // otherwise be committed in its place.
       const now = await lstatOrNull(tmp);
       if (!sameFile(now, made)) {
-        throw new FsError("FS_IO_ERROR", { detail: "the temporary file was replaced" });
+        throw new FsError("FS_IO_ERROR", { detail: IO_DETAILS.temporaryReplaced });
       }
       if (createOnly) {
         try {

@@ -12,7 +12,7 @@
 
 import { basename, dirname, resolve as resolvePath } from "node:path";
 import { FsError } from "../../fs_error.ts";
-import type { FsDirEntry } from "../../render/list_render.ts";
+import type { FsDirEntry } from "../../types.ts";
 import type {
   FsCallOptions,
   FsEditFunction,

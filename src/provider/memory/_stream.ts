@@ -1,6 +1,7 @@
 // The streamed read handle of MemoryFileSystem. Private to src/provider/memory.
 
 import { FsError } from "../../fs_error.ts";
+import { IO_DETAILS } from "../../render/errors.ts";
 import type { FsReadHandle } from "../fs_provider.ts";
 import type { FileNode } from "./_tree.ts";
 import { versionOf } from "./_version.ts";
@@ -23,7 +24,7 @@ export function openHandle(
     size: opened.bytes.length,
     async *chunks(position: number): AsyncGenerator<Uint8Array> {
       const bytes = file?.bytes;
-      if (!bytes) throw new FsError("FS_IO_ERROR", { detail: "the read handle is closed" });
+      if (!bytes) throw new FsError("FS_IO_ERROR", { detail: IO_DETAILS.handleClosed });
       for (let at = Math.max(position, 0); at < bytes.length; at += chunkSize) {
         if (signal?.aborted) throw new FsError("FS_ABORTED");
         yield bytes.subarray(at, at + chunkSize);

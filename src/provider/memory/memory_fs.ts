@@ -7,7 +7,7 @@
 
 import { posix } from "node:path";
 import { FsError } from "../../fs_error.ts";
-import type { FsDirEntry } from "../../render/list_render.ts";
+import type { FsDirEntry } from "../../types.ts";
 import type {
   FsCallOptions,
   FsEditFunction,
