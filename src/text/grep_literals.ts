@@ -121,6 +121,9 @@ export function containsBytes(bytes: Uint8Array, needle: Uint8Array): boolean {
 export function indexOfBytes(bytes: Uint8Array, needle: Uint8Array, from: number): number {
   const n = needle.length;
   if (n === 0) return from <= bytes.length ? from : -1;
+  if (n >= 3 && LITTLE_ENDIAN && bytes.length - from >= 256) {
+    return indexOfPairs(bytes, needle, from);
+  }
   // Scan for the needle's rarest-looking byte (a native `indexOf`), then compare the rest.
   let k = pivots.get(needle);
   if (k === undefined) {
@@ -142,6 +145,57 @@ export function indexOfBytes(bytes: Uint8Array, needle: Uint8Array, from: number
   }
   return -1;
 }
+
+const LITTLE_ENDIAN = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;
+
+/**
+ * `indexOfBytes` for a needle of 3 bytes or more: two native `indexOf` scans of the bytes as
+ * 16-bit words, one for the needle's rarest-looking byte pair at even offsets, one for the pair
+ * after it (which is then at an even offset), so candidates are rare even when single bytes are
+ * not, and each scan steps two bytes at a time.
+ */
+function indexOfPairs(bytes: Uint8Array, needle: Uint8Array, from: number): number {
+  const n = needle.length;
+  let k = pairs.get(needle);
+  if (k === undefined) {
+    k = 0;
+    let best = -1;
+    for (let i = 0; i + 2 < n; i++) {
+      const score = rarity(needle[i]) + 2 * rarity(needle[i + 1]) + rarity(needle[i + 2]);
+      if (score > best) [best, k] = [score, i];
+    }
+    pairs.set(needle, k);
+  }
+  const a = needle[k] | (needle[k + 1] << 8); // at an even offset when needle[k] is
+  const b = needle[k + 1] | (needle[k + 2] << 8); // at an even offset when needle[k + 1] is
+  const off = bytes.byteOffset & 1; // the first byte at an even offset in the buffer
+  const words = new Uint16Array(bytes.buffer, bytes.byteOffset + off, (bytes.length - off) >> 1);
+  const last = bytes.length - n; // the last possible start
+  // Word w holds bytes off + 2w and off + 2w + 1: needle[k] there means a start at off + 2w - k.
+  let wa = words.indexOf(a, Math.max(0, Math.ceil((from + k - off) / 2)));
+  let wb = words.indexOf(b, Math.max(0, Math.ceil((from + k + 1 - off) / 2)));
+  while (wa !== -1 || wb !== -1) {
+    const sa = wa === -1 ? Infinity : off + 2 * wa - k;
+    const sb = wb === -1 ? Infinity : off + 2 * wb - k - 1;
+    let start: number;
+    if (sa < sb) {
+      start = sa;
+      wa = words.indexOf(a, wa + 1);
+    } else {
+      start = sb;
+      wb = words.indexOf(b, wb + 1);
+    }
+    if (start > last) return -1;
+    if (start < from) continue;
+    let j = 0;
+    while (j < n && bytes[start + j] === needle[j]) j++;
+    if (j === n) return start;
+  }
+  return -1;
+}
+
+/** Each needle's rarest-looking byte pair's index, worked out once. */
+const pairs = new WeakMap<Uint8Array, number>();
 
 /** Each needle's rarest-looking byte's index, worked out once. */
 const pivots = new WeakMap<Uint8Array, number>();

@@ -4,7 +4,12 @@
 import { deepEqual, equal } from "node:assert/strict";
 import fc from "fast-check";
 import { RE2JS } from "re2js";
-import { compileGrepPattern, GrepScanner, requiredLiteral } from "../../src/text/grep_scan.ts";
+import {
+  compileGrepPattern,
+  GrepScanner,
+  indexOfBytes,
+  requiredLiteral,
+} from "../../src/text/grep_scan.ts";
 
 Deno.test("requiredLiteral reads only what every match must contain", () => {
   equal(requiredLiteral("func\\w+\\(signal"), "(signal");
@@ -96,4 +101,43 @@ Deno.test("scanChunks gives the same lines whatever the chunk boundaries (C11 st
     equal(whole.matches, 4);
     for (const size of [1, 2, 3, 7, 64]) deepEqual(await run(size), whole, `size ${size}`);
   }
+});
+
+Deno.test("indexOfBytes finds the first occurrence as a naive search does, at any offset and alignment", () => {
+  const naive = (hay: Uint8Array, needle: Uint8Array, from: number) => {
+    for (let s = Math.max(0, from); s + needle.length <= hay.length; s++) {
+      let j = 0;
+      while (j < needle.length && hay[s + j] === needle[j]) j++;
+      if (j === needle.length) return s;
+    }
+    return needle.length === 0 && from <= hay.length ? from : -1;
+  };
+  // Few distinct bytes, so needles occur often and straddle every alignment; long enough
+  // haystacks (≥ 256 bytes) take the 16-bit pair scan, short ones the byte scan.
+  const byteArb = fc.constantFrom(0x61, 0x62, 0x28, 0x0a);
+  fc.assert(
+    fc.property(
+      fc.array(byteArb, { minLength: 0, maxLength: 900 }),
+      fc.array(byteArb, { minLength: 1, maxLength: 9 }),
+      fc.nat(3),
+      fc.nat(1000),
+      (hay, needle, shift, from) => {
+        const buffer = new Uint8Array(hay.length + shift + 1);
+        buffer.set(hay, shift);
+        const bytes = buffer.subarray(shift, shift + hay.length);
+        const n = new Uint8Array(needle);
+        const start = Math.min(from, hay.length);
+        equal(indexOfBytes(bytes, n, start), naive(bytes, n, start));
+      },
+    ),
+    { numRuns: 3000 },
+  );
+  // A needle only at the very start and the very end of an odd-offset view.
+  const bytes = new Uint8Array(1001).subarray(1);
+  bytes.set([0x28, 0x73, 0x69], 0);
+  bytes.set([0x28, 0x73, 0x69], 997);
+  const needle = new Uint8Array([0x28, 0x73, 0x69]);
+  equal(indexOfBytes(bytes, needle, 0), 0);
+  equal(indexOfBytes(bytes, needle, 1), 997);
+  equal(indexOfBytes(bytes, needle, 998), -1);
 });
