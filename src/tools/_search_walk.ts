@@ -35,15 +35,38 @@ export async function walkFiles(
   base: FsTarget,
   options: WalkOptions,
 ): Promise<SearchFile[]> {
-  const { glob, signal } = options;
-  let stack = await ancestorRules(fs, base, signal);
   const files: SearchFile[] = [];
-  const pending: { dir: FsTarget; rel: string; stack: IgnoreStack }[] = [
-    { dir: base, rel: "", stack },
-  ];
-  while (pending.length > 0) {
+  await walkEach(fs, base, options, (file) => {
+    files.push(file);
+  });
+  return files;
+}
+
+/** A directory's entry the walk goes on with, and its sort key (a directory's name plus `/`). */
+interface Kept {
+  key: string;
+  name: string;
+  directory: boolean;
+}
+
+const byKey = (a: Kept, b: Kept) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0);
+
+/**
+ * The files of {@linkcode walkFiles}, handed to `visit` one at a time in path order (C9.4) as
+ * the walk reaches them (depth first, each directory's entries sorted with a directory's name
+ * read as followed by `/`, which is the order of the whole paths): no list of every file is
+ * built, and each file can be searched before the next directory is listed. `visit` is awaited
+ * before the walk goes on; what it throws ends the walk.
+ */
+export async function walkEach(
+  fs: FsProvider,
+  base: FsTarget,
+  options: WalkOptions,
+  visit: (file: SearchFile) => Promise<void> | void,
+): Promise<void> {
+  const { glob, signal } = options;
+  const walk = async (dir: FsTarget, rel: string, parentStack: IgnoreStack): Promise<void> => {
     if (signal?.aborted) throw new FsError("FS_ABORTED");
-    const { dir, rel, stack: parentStack } = pending.pop()!;
     let entries: FsDirEntry[];
     try {
       entries = fs.searchListDir
@@ -55,13 +78,14 @@ export async function walkFiles(
         throw new FsError("FS_ABORTED");
       }
       if (rel === "") throw error;
-      continue; // unreadable, vanished or swapped for a link: skipped
+      return; // unreadable, vanished or swapped for a link: skipped
     }
-    stack = parentStack;
+    let stack = parentStack;
     if (entries.some((e) => e.name === ".gitignore" && e.type === "file")) {
       const rules = await readRules(fs, child(dir, ".gitignore"), signal);
       if (rules) stack = stack.push({ base: rel, rules });
     }
+    const kept: Kept[] = [];
     for (const entry of entries) {
       const name = entry.name;
       if (entry.type === "other" || name === ".git") continue;
@@ -70,16 +94,25 @@ export async function walkFiles(
       if (entry.type === "directory") {
         if (glob && !glob.mayContain(path)) continue;
         if (!stack.empty && stack.ignores(path, true)) continue;
-        pending.push({ dir: child(dir, name), rel: path, stack });
+        kept.push({ key: name + "/", name, directory: true });
       } else {
         if (glob && !glob.match(path)) continue;
         if (!stack.empty && stack.ignores(path, false)) continue;
-        files.push({ rel: path, target: child(dir, name) });
+        kept.push({ key: name, name, directory: false });
       }
     }
-  }
-  files.sort((a, b) => (a.rel < b.rel ? -1 : a.rel > b.rel ? 1 : 0));
-  return files;
+    entries = [];
+    kept.sort(byKey);
+    for (const { name, directory } of kept) {
+      const path = rel === "" ? name : `${rel}/${name}`;
+      if (directory) await walk(child(dir, name), path, stack);
+      else {
+        const visited = visit({ rel: path, target: child(dir, name) });
+        if (visited) await visited;
+      }
+    }
+  };
+  await walk(base, "", await ancestorRules(fs, base, signal));
 }
 
 let last = performance.now();

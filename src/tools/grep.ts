@@ -25,7 +25,7 @@ import {
 } from "../text/grep_scan.ts";
 import { invalid, optional } from "./_args.ts";
 import { looksBinary, resolveIn, type Tool, type ToolEnv, type ToolSuccess } from "./_context.ts";
-import { pause, type SearchFile, walkFiles } from "./_search_walk.ts";
+import { pause, type SearchFile, walkEach } from "./_search_walk.ts";
 
 /** The output modes of `grep`. */
 export type GrepOutputMode = "content" | "files_with_matches" | "count";
@@ -109,20 +109,14 @@ async function runGrep(
   const stat = await env.fs.stat(base, { signal });
   if (!stat) throw new FsError("FS_NOT_FOUND");
   const glob = request.glob === undefined ? null : compileGlob(request.glob);
-  let files: SearchFile[];
   const single = stat.type === "file";
-  if (single) {
-    files = !glob || glob.match(basename(base.path)) ? [{ rel: "", target: base }] : [];
-  } else if (stat.type === "directory") {
-    files = await walkFiles(env.fs, base, { glob, signal });
-  } else {
-    throw new FsError("FS_NOT_REGULAR_FILE");
-  }
+  if (!single && stat.type !== "directory") throw new FsError("FS_NOT_REGULAR_FILE");
   const content = request.outputMode === "content";
   let keep = content ? config.grepMaxMatches : 0;
   const views: (GrepFileView & { target: FsTarget; matches: number })[] = [];
   let totalMatches = 0;
-  for (const file of files) {
+  // Each file is searched as the walk reaches it, in path order (C9.4).
+  const visit = async (file: SearchFile) => {
     await pause(signal);
     if (signal?.aborted) throw new FsError("FS_ABORTED");
     const scanner = new GrepScanner({ pattern: request.compiled, context: request.context, keep });
@@ -131,9 +125,9 @@ async function runGrep(
     } catch (error) {
       if (signal?.aborted) throw new FsError("FS_ABORTED");
       if (single) throw error;
-      continue; // unreadable or binary: skipped in a directory search
+      return; // unreadable or binary: skipped in a directory search
     }
-    if (scanner.matches === 0) continue;
+    if (scanner.matches === 0) return;
     totalMatches += scanner.matches;
     keep = Math.max(0, keep - scanner.kept);
     views.push({
@@ -142,7 +136,9 @@ async function runGrep(
       target: file.target,
       matches: scanner.matches,
     });
-  }
+  };
+  if (!single) await walkEach(env.fs, base, { glob, signal }, visit);
+  else if (!glob || glob.match(basename(base.path))) await visit({ rel: "", target: base });
   const totals = { matches: totalMatches, files: views.length };
   const value: GrepValue = {
     path: base.path,
