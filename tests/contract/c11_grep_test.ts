@@ -468,3 +468,16 @@ Deno.test("C11: grep streams a file over readStreamMinSize with the same result"
     equal((whole.value as { totalMatches: number }).totalMatches, 5);
   });
 });
+
+Deno.test("C9.4: grep reports files in path order while the walk streams, nested names around '/'", async () => {
+  const names = ["a/b/c", "a/b.c", "a/b-c/d", "a.b/x", "a0", "a-/y", "a/b/c0/z", "B/q", "a/bc"];
+  const tree = Object.fromEntries(names.map((n) => [n, "hit\n"]));
+  await withSandbox(tree, async ({ root }) => {
+    const tools = toolsAt(root);
+    const result = await tools.execute("grep", { pattern: "hit" });
+    const paths = (result.value as { matches: { path: string }[] }).matches
+      .map((m) => m.path.slice(root.length + 1));
+    deepEqual(paths, [...names].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0)));
+    assert(ok(result).endsWith(`(${names.length} matches in ${names.length} files)\n</content>`));
+  });
+});
