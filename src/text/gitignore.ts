@@ -83,10 +83,35 @@ export class IgnoreStack {
       else if (path.startsWith(file.base + "/")) rel = path.slice(file.base.length + 1);
       else continue;
       if (file.prefix) rel = file.prefix + rel;
-      const result = file.rules.test(directory ? rel + "/" : rel);
+      const result = directory ? file.rules.test(rel + "/") : testFile(file.rules, rel);
       if (result.ignored) return true;
       if (result.unignored) return false;
     }
     return false;
   }
+}
+
+/** What `ignore`'s `test` does inside, as `testFile` calls it (version pinned in the import). */
+interface IgnoreInternals {
+  _t?: (path: string, cache: Record<string, unknown>) => TestResult;
+  _testCache?: Record<string, unknown>;
+  _rules?: { test(path: string, mode: string): TestResult };
+}
+type TestResult = ReturnType<Ignore["test"]>;
+
+/**
+ * `rules.test(path)` for a file's path (no `//`, no leading `/`), without adding the path to the
+ * package's per-path cache: its directory's result comes from the cache (one entry per
+ * directory), the file's own from the rules. The cache grew by one entry per file and rules
+ * file, most of a tree walk's time in the package and much of its memory.
+ */
+function testFile(rules: Ignore, path: string): TestResult {
+  const inner = rules as unknown as IgnoreInternals;
+  if (!inner._t || !inner._testCache || !inner._rules) return rules.test(path);
+  const cut = path.lastIndexOf("/");
+  if (cut > 0) {
+    const parent = inner._t.call(rules, path.slice(0, cut + 1), inner._testCache);
+    if (parent.ignored) return parent;
+  }
+  return inner._rules.test(path, "regex");
 }

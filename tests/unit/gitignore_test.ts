@@ -1,0 +1,48 @@
+// Unit tests of src/text/gitignore.ts: a file's path is decided exactly as the `ignore` package's
+// own `test` decides it (its parent directories first), without the package's per-path cache.
+
+import { equal } from "node:assert/strict";
+import fc from "fast-check";
+import ignore from "ignore";
+import { IgnoreStack, parseGitignore } from "../../src/text/gitignore.ts";
+
+const segment = fc.constantFrom("a", "b", "build", "x.ts", "x.js", "lib", "node_modules", ".env");
+const rule = fc.constantFrom(
+  "build",
+  "build/",
+  "/lib",
+  "*.js",
+  "!x.js",
+  "a/**",
+  "!a/b",
+  "b/",
+  "!build/x.ts",
+  "**/lib/*.ts",
+  "node_modules",
+  "a/*/x.ts",
+  "!*.ts",
+  "# comment",
+);
+
+Deno.test("C9.2: IgnoreStack decides a file's path as ignore's test does, parents first, uncached", () => {
+  fc.assert(
+    fc.property(
+      fc.array(rule, { minLength: 1, maxLength: 6 }),
+      fc.array(fc.array(segment, { minLength: 1, maxLength: 4 }), { minLength: 1, maxLength: 20 }),
+      (lines, paths) => {
+        const rules = parseGitignore(lines.join("\n"));
+        if (!rules) return;
+        const stack = new IgnoreStack([{ base: "", rules }]);
+        const reference = ignore({ allowRelativePaths: true }).add(lines);
+        for (const parts of paths) {
+          const path = parts.join("/");
+          // Twice: the second answer must not come from a stale or different cache entry.
+          for (let round = 0; round < 2; round++) {
+            equal(stack.ignores(path, false), reference.test(path).ignored, path);
+          }
+        }
+      },
+    ),
+    { numRuns: 500 },
+  );
+});
