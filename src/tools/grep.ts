@@ -235,32 +235,19 @@ export async function scanChunks(
   keeps = false,
 ): Promise<void> {
   const blocks = new BlockFeeder(scanner, pattern, context, keeps);
-  // The partial line at the end of the last chunk: only it is copied, never a whole chunk.
-  let pending: Uint8Array | null = null;
-  let first = true;
-  for await (const chunk of chunks) {
-    if (chunk.length === 0) continue;
-    if (first) {
+  if (Symbol.asyncIterator in chunks) {
+    for await (const chunk of chunks) blocks.chunk(chunk);
+  } else {
+    // A synchronous source (the provider's fast path): no promise per chunk; timers and the
+    // abort signal still run between the chunks of a large file.
+    let first = true;
+    for (const chunk of chunks) {
+      if (!first) await pause();
       first = false;
-      if (looksBinary(chunk.subarray(0, 8192))) throw new FsError("FS_BINARY");
-    } else blocks.settle();
-    let start = 0;
-    if (pending) {
-      const lf = chunk.indexOf(LF);
-      if (lf === -1) {
-        pending = join(pending, chunk);
-        continue;
-      }
-      blocks.feed(join(pending, chunk.subarray(0, lf + 1)), false);
-      pending = null;
-      start = lf + 1;
+      blocks.chunk(chunk);
     }
-    const end = chunk.lastIndexOf(LF);
-    if (end >= start) blocks.feed(chunk.subarray(start, end + 1), false);
-    const rest = Math.max(start, end + 1);
-    if (rest < chunk.length) pending = chunk.slice(rest);
   }
-  if (pending) blocks.feed(pending, true);
+  blocks.end();
 }
 
 function join(a: Uint8Array, b: Uint8Array): Uint8Array {
@@ -278,12 +265,46 @@ function join(a: Uint8Array, b: Uint8Array): Uint8Array {
 class BlockFeeder {
   #deferred: Uint8Array | null = null;
   #blocks = 0;
+  /** The partial line at the end of the last chunk: only it is copied, never a whole chunk. */
+  #pending: Uint8Array | null = null;
+  #first = true;
   constructor(
     readonly scanner: GrepScanner,
     readonly pattern: GrepPattern,
     readonly context: number,
     readonly keeps: boolean,
   ) {}
+
+  /** Takes the file's next chunk (the first one is checked for binary content). */
+  chunk(chunk: Uint8Array): void {
+    if (chunk.length === 0) return;
+    if (this.#first) {
+      this.#first = false;
+      if (looksBinary(chunk.subarray(0, 8192))) throw new FsError("FS_BINARY");
+    } else this.settle();
+    let start = 0;
+    const pending = this.#pending;
+    if (pending) {
+      const lf = chunk.indexOf(LF);
+      if (lf === -1) {
+        this.#pending = join(pending, chunk);
+        return;
+      }
+      this.feed(join(pending, chunk.subarray(0, lf + 1)), false);
+      this.#pending = null;
+      start = lf + 1;
+    }
+    const end = chunk.lastIndexOf(LF);
+    if (end >= start) this.feed(chunk.subarray(start, end + 1), false);
+    const rest = Math.max(start, end + 1);
+    if (rest < chunk.length) this.#pending = chunk.slice(rest);
+  }
+
+  /** Feeds the last partial line, if any. */
+  end(): void {
+    if (this.#pending) this.feed(this.#pending, true);
+    this.#pending = null;
+  }
 
   feed(bytes: Uint8Array, final: boolean): void {
     const { scanner, pattern, context } = this;
