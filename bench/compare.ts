@@ -444,7 +444,7 @@ async function editRows(inputs: Inputs): Promise<void> {
       },
     ),
     "cp + sync",
-    3,
+    2.5,
   );
 }
 

@@ -1,7 +1,8 @@
 // Where an open file really is, asked of the kernel through /proc/self/fd. Private to
 // src/provider.
 //
-// Deno has no `openat` and no `O_NOFOLLOW`, so every path-based check can be raced: a process
+// Deno's own `open` has no `openat` and no `O_NOFOLLOW` (the search's fast path gets `O_NOFOLLOW`
+// through `node:fs`, see `_search.ts`), so every path-based check can be raced: a process
 // that swaps a directory inside a root for a symlink between two system calls makes each call
 // see the state it wants. The kernel's own path of an open descriptor (`readlink
 // /proc/self/fd/<n>`) cannot be raced that way, and `/proc/self/fd/<n>/<name>` resolves `<name>`
