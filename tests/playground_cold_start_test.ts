@@ -8,6 +8,7 @@
 import { deepStrictEqual as assertEquals, ok as assert } from "node:assert/strict";
 import { join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
+import { startPlayground } from "./_playground_process.ts";
 import { UI_PACKAGES } from "../playground/server/build_ui.ts";
 
 const PROJECT = fileURLToPath(new URL("..", import.meta.url));
@@ -109,32 +110,10 @@ Deno.test({
     try {
       await copyProject(dir);
       const lockBefore = await Deno.readTextFile(join(dir, "deno.lock"));
-      const child = new Deno.Command(Deno.execPath(), {
-        args: ["task", "playground", "--port", "0"],
-        cwd: dir,
-        env: { NO_COLOR: "1" },
-        stdin: "null",
-        stdout: "piped",
-        stderr: "piped",
-      }).spawn();
-      let output = "";
-      let found: (url: string | undefined) => void;
-      const url = new Promise<string | undefined>((resolve) => (found = resolve));
-      const drain = async (stream: ReadableStream<Uint8Array>) => {
-        for await (const text of stream.pipeThrough(new TextDecoderStream())) {
-          output += text;
-          const match = /toolfs playground: (http:\/\/127\.0\.0\.1:\d+\/)\?token=\S+/.exec(output);
-          if (match) found(match[1]);
-        }
-      };
-      const drained = Promise.all([drain(child.stdout), drain(child.stderr)]);
-      const status = child.status.then((s) => {
-        found(undefined);
-        return s;
-      });
-      const origin = await url;
+      const started = await startPlayground(["task", "playground", "--port", "0"], { cwd: dir });
+      const origin = started.url && new URL("/", started.url).href;
       try {
-        assert(origin, `no URL printed:\n${output}`);
+        assert(origin, `no URL printed:\n${started.output}`);
         const page = await fetch(origin);
         assertEquals(page.status, 200);
         const html = await page.text();
@@ -148,12 +127,10 @@ Deno.test({
           assert(names.has(name), `${name} is not installed:\n${[...names].join(" ")}`);
         }
         const unwanted = NOT_FOR_THE_PLAYGROUND.filter((name) => names.has(name));
-        assertEquals(unwanted, [], output);
+        assertEquals(unwanted, [], started.output);
         assertEquals(await Deno.readTextFile(join(dir, "deno.lock")), lockBefore);
       } finally {
-        child.kill("SIGTERM");
-        await status;
-        await drained;
+        await started.stop();
       }
     } finally {
       await Deno.remove(dir, { recursive: true });

@@ -10,6 +10,7 @@ import {
 } from "node:assert/strict";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { type StartedPlayground, startPlayground } from "./_playground_process.ts";
 
 const MAIN = fileURLToPath(new URL("../playground/server/main.ts", import.meta.url));
 const SKIP =
@@ -19,67 +20,23 @@ const SKIP =
     ? "needs -A"
     : undefined;
 
-interface Started {
-  output: string;
-  url?: string;
-  code?: number;
-  stop(): Promise<void>;
-}
-
 /** Runs main.ts until it prints its URL or exits. */
-async function start(args: string[], env: Record<string, string> = {}): Promise<Started> {
-  const child = new Deno.Command(Deno.execPath(), {
-    args: [
-      "run",
-      "--no-prompt",
-      "--allow-read",
-      "--allow-write",
-      "--allow-env",
-      "--allow-net=127.0.0.1",
-      "--allow-run",
-      "--allow-sys",
-      MAIN,
-      "--port",
-      "0",
-      "--no-build",
-      ...args,
-    ],
-    env: { NO_COLOR: "1", ...env },
-    stdout: "piped",
-    stderr: "piped",
-  }).spawn();
-  let output = "";
-  let found: (url: string | undefined) => void;
-  const url = new Promise<string | undefined>((resolve) => (found = resolve));
-  const drain = async (stream: ReadableStream<Uint8Array>) => {
-    for await (const text of stream.pipeThrough(new TextDecoderStream())) {
-      output += text;
-      const match = /toolfs playground: (\S+)/.exec(output);
-      if (match) found(match[1]);
-    }
-  };
-  const drained = Promise.all([drain(child.stdout), drain(child.stderr)]);
-  const status = child.status.then((s) => {
-    found(undefined);
-    return s;
-  });
-  const printed = await url;
-  const exited = printed === undefined ? await status : undefined;
-  if (exited) await drained;
-  return {
-    get output() {
-      return output;
-    },
-    url: printed,
-    code: exited?.code,
-    async stop() {
-      if (!exited) {
-        child.kill("SIGTERM");
-        await status;
-        await drained;
-      }
-    },
-  };
+function start(args: string[], env: Record<string, string> = {}): Promise<StartedPlayground> {
+  return startPlayground([
+    "run",
+    "--no-prompt",
+    "--allow-read",
+    "--allow-write",
+    "--allow-env",
+    "--allow-net=127.0.0.1",
+    "--allow-run",
+    "--allow-sys",
+    MAIN,
+    "--port",
+    "0",
+    "--no-build",
+    ...args,
+  ], { env });
 }
 
 Deno.test({
