@@ -6,7 +6,7 @@
 import { deepEqual, equal, rejects } from "node:assert/strict";
 import { join } from "node:path";
 import fc from "fast-check";
-import { LocalFileSystem } from "../mod.ts";
+import { createFsTools, LocalFileSystem } from "../mod.ts";
 import { FsError } from "../src/fs_error.ts";
 import { compileGrepPattern, GrepScanner } from "../src/text/grep_scan.ts";
 import { mkfifo, needsRun, ok, toolsAt, withSandbox } from "./_helpers.ts";
@@ -127,4 +127,135 @@ Deno.test("C9.2: a .gitignore longer than one read chunk applies whole (rules at
       equal(listed.includes("also.ts"), false, listed);
     },
   );
+});
+
+Deno.test("C11: searchMayContain marks 0 only a file read whole that lacks a needle", async () => {
+  const big = "x".repeat(300 * 1024) + "\n"; // past what the worker reads whole
+  await withSandbox(
+    {
+      "both.txt": "alpha\nbeta gamma\n",
+      "one.txt": "alpha only\n",
+      "none.txt": "nothing\n",
+      "empty.txt": "",
+      "big.txt": big,
+      "nul.bin": new Uint8Array([0, 97, 108, 112, 104, 97, 0]),
+    },
+    async (box) => {
+      const fs = new LocalFileSystem({ roots: [box.root] });
+      const names = ["both.txt", "one.txt", "none.txt", "empty.txt", "big.txt", "gone.txt"];
+      const targets = await Promise.all(
+        names.map((n) => fs.resolve(join(box.root, n), { cwd: "/", op: "read" })),
+      );
+      const needles = ["beta", "alpha"].map((s) => new TextEncoder().encode(s));
+      const flags = await fs.searchMayContain(targets, needles);
+      // A file that cannot be read there (gone) or not whole (big) may match.
+      deepEqual([...flags!], [1, 0, 0, 0, 1, 1]);
+      const one = await fs.resolve(join(box.root, "nul.bin"), { cwd: "/", op: "read" });
+      deepEqual([...(await fs.searchMayContain([one], [needles[1]]))!], [1]);
+    },
+  );
+});
+
+Deno.test("C11: the worker's literal search is the same code as this thread's", async () => {
+  const { containsBytes } = await import("../src/text/byte_search.ts");
+  const enc = new TextEncoder();
+  await withSandbox({}, async (box) => {
+    const fs = new LocalFileSystem({ roots: [box.root] });
+    const texts = fc.sample(fc.stringMatching(/^(ab|ba|a|b|\n| |abc|é){0,200}$/), 300);
+    const targets = [];
+    for (const [i, text] of texts.entries()) {
+      await Deno.writeTextFile(join(box.root, `f${i}.txt`), text);
+      targets.push(await fs.resolve(join(box.root, `f${i}.txt`), { cwd: "/", op: "read" }));
+    }
+    for (const needle of ["abc", "aba", "bab é", "ab\nb"]) {
+      const bytes = enc.encode(needle);
+      const flags = await fs.searchMayContain(targets, [bytes]);
+      const here = texts.map((t) => (containsBytes(enc.encode(t), bytes) ? 1 : 0));
+      deepEqual([...flags!], here, needle);
+    }
+  });
+});
+
+Deno.test("C11: a grep over enough files to be told apart ahead gives the same text as without", async () => {
+  const files: Record<string, string> = {};
+  for (let i = 0; i < 900; i++) {
+    const dir = `d${i % 7}/e${i % 5}`;
+    const hit = i % 13 === 0 ? `const needle_${i} = x;\n` : "";
+    const late = i % 97 === 0 ? "y\n".repeat(140_000) + "late needle_ here\n" : "";
+    files[`${dir}/f${String(i).padStart(3, "0")}.ts`] = `line one\n${hit}line three\n${late}`;
+  }
+  files["d1/bin.ts"] = "needle_\0\n";
+  await withSandbox(files, async (box) => {
+    const local = new LocalFileSystem({ roots: [box.root] });
+    // The same provider without the fast path: every file searched on this thread.
+    const plain = new Proxy(local, {
+      get(target, key) {
+        if (key === "searchMayContain") return undefined;
+        const value = Reflect.get(target, key, target);
+        return typeof value === "function" ? value.bind(target) : value;
+      },
+    });
+    for (
+      const args of [
+        { pattern: "needle_\\d+", path: box.root },
+        { pattern: "needle_", path: box.root, output_mode: "count" },
+        { pattern: "needle_", path: box.root, output_mode: "files_with_matches", glob: "**/e1/*" },
+      ]
+    ) {
+      const fast = ok(await createFsTools({ fs: local }).execute("grep", args));
+      const slow = ok(await createFsTools({ fs: plain }).execute("grep", args));
+      equal(fast, slow);
+      equal(fast.includes("bin.ts"), false);
+    }
+    const counted = ok(
+      await createFsTools({ fs: local }).execute("grep", { pattern: "needle_", path: box.root }),
+    );
+    // 70 files with a `needle_<i>` line, 10 with a line past 256 KiB (f000 has both).
+    equal(counted.split("\n").at(-2), "(80 matches in 79 files)");
+  });
+});
+
+Deno.test("C11: a pattern with U+FFFD finds invalid UTF-8 (no byte prefilter on its encoding)", async () => {
+  const files: Record<string, string | Uint8Array> = {};
+  for (let i = 0; i < 300; i++) files[`f${i}.txt`] = "plain\n";
+  files["bad.txt"] = new Uint8Array([0x61, 0x62, 0xff, 0x63, 0x0a]); // "ab", an invalid byte, "c"
+  await withSandbox(files, async (box) => {
+    const tools = toolsAt(box.root);
+    for (const context of [0, 1]) {
+      const found = ok(
+        await tools.execute("grep", { pattern: "ab\uFFFDc", path: box.root, context }),
+      );
+      equal(found.includes("bad.txt\n1: ab\uFFFDc\n"), true, found);
+    }
+  });
+});
+
+Deno.test("C11: an abort while files are told apart ahead ends the grep with FS_ABORTED", async () => {
+  const files: Record<string, string> = {};
+  for (let i = 0; i < 1500; i++) files[`d${i % 9}/f${i}.txt`] = `text ${i} needle\n`;
+  await withSandbox(files, async (box) => {
+    const local = new LocalFileSystem({ roots: [box.root] });
+    const controller = new AbortController();
+    let asked = 0;
+    // The provider as is, except that its first answer ahead comes with an abort.
+    const fs = new Proxy(local, {
+      get(target, key) {
+        const value = Reflect.get(target, key, target);
+        if (key !== "searchMayContain") {
+          return typeof value === "function" ? value.bind(target) : value;
+        }
+        return (...args: Parameters<LocalFileSystem["searchMayContain"]>) => {
+          if (asked++ === 0) controller.abort();
+          return local.searchMayContain(...args);
+        };
+      },
+    });
+    const result = await createFsTools({ fs }).execute(
+      "grep",
+      { pattern: "needle", path: box.root },
+      { signal: controller.signal },
+    );
+    equal(result.error?.code, "FS_ABORTED");
+    equal(asked >= 1 && asked <= 2, true, `asked ${asked} times`);
+  });
 });

@@ -32,6 +32,16 @@ export interface FsSearchReadOptions extends FsCallOptions {
   buffer?: Uint8Array;
 }
 
+/** Options of {@linkcode FsProvider.searchListDir}. */
+export interface FsSearchListOptions extends FsCallOptions {
+  /**
+   * `false` when the caller reports nothing of the listing on its own authority, only files
+   * whose contents then pass `searchChunks`'s containment check (`grep`): a provider may skip
+   * its check that the directory lies inside a root. Default `true` (`glob` reports names).
+   */
+  verify?: boolean;
+}
+
 /** Options of {@linkcode FsProvider.resolve}. */
 export interface FsResolveOptions extends FsCallOptions {
   /** The absolute session directory a relative path resolves against. */
@@ -200,5 +210,18 @@ export interface FsProvider {
    * entries and the same guarantee that the directory lies inside a root. Without it the tools
    * use `listDir`.
    */
-  searchListDir?(target: FsTarget, options?: FsCallOptions): Promise<FsDirEntry[]>;
+  searchListDir?(target: FsTarget, options?: FsSearchListOptions): Promise<FsDirEntry[]>;
+  /**
+   * Optional fast path for `grep` (C11): for each file, `0` when it surely lacks one of
+   * `needles` (byte strings every matching line contains), `1` when it may hold them all; or
+   * `null` for "no answer" (every file may). A hint told ahead of the search, typically on
+   * another thread: its reads need no containment check, because the tools only skip a file
+   * marked `0` (which has no matching line) and read every other one through `searchChunks` or
+   * `readText`, which check.
+   */
+  searchMayContain?(
+    targets: readonly FsTarget[],
+    needles: readonly Uint8Array[],
+    options?: FsCallOptions,
+  ): Promise<Uint8Array | null>;
 }

@@ -64,7 +64,7 @@ export const IO_DETAILS = {
   replacedWhileOpening: "the file was replaced while being opened",
   temporaryReplaced: "the temporary file was replaced",
   handleClosed: "the read handle is closed",
-  workerStopped: "the directory worker stopped",
+  workerStopped: "a worker thread stopped",
   unknown: "unknown error",
 } as const;
 

@@ -340,5 +340,22 @@ export function seamChecks(factory: ProviderFactory): ConformanceCheck[] {
           }
         }),
     ),
+    check(
+      "C11: searchMayContain (when the provider has it) marks 0 only a file lacking a needle",
+      () =>
+        withFixture(factory, {
+          files: { "root/both.txt": "alpha beta\n", "root/one.txt": "alpha\n", "root/none": "" },
+        }, async (box) => {
+          if (!box.fs.searchMayContain) return;
+          const targets = await Promise.all(
+            ["both.txt", "one.txt", "none"].map((name) => target(box, `root/${name}`)),
+          );
+          const needles = [encoder.encode("beta"), encoder.encode("alpha")];
+          const flags = await box.fs.searchMayContain(targets, needles);
+          if (flags === null) return; // no answer: every file may match
+          assert.equal(flags.length, 3);
+          assert.equal(flags[0], 1, "a file holding every needle is never marked 0");
+        }),
+    ),
   ];
 }

@@ -55,7 +55,8 @@ export function compileGrepPattern(pattern: string, ignoreCase: boolean): GrepPa
   } catch (error) {
     throw new SyntaxError(error instanceof Error ? error.message : String(error));
   }
-  const plain = !ignoreCase && !/[\\.+*?()|[\]{}^$\n\r]/.test(pattern);
+  // U+FFFD also stands for invalid bytes, which a byte search for its encoding would miss.
+  const plain = !ignoreCase && !/[\\.+*?()|[\]{}^$\n\r\uFFFD]/.test(pattern);
   if (plain) {
     // A plain literal: a substring test is the same match, without the regex engine.
     const literal = new TextEncoder().encode(pattern);

@@ -23,6 +23,11 @@ export interface WalkOptions {
   glob: GlobMatcher | null;
   /** Cancels the walk. */
   signal?: AbortSignal;
+  /**
+   * `true` when the caller reports only files whose reads pass the provider's containment check
+   * (`grep`, `verifyIf`): the listings below the search directory then skip their own check.
+   */
+  verifiedReadsOnly?: boolean;
 }
 
 /**
@@ -65,12 +70,13 @@ export async function walkEach(
   visit: (file: SearchFile) => Promise<void> | void,
 ): Promise<void> {
   const { glob, signal } = options;
+  const unverified = options.verifiedReadsOnly === true;
   const walk = async (dir: FsTarget, rel: string, parentStack: IgnoreStack): Promise<void> => {
     if (signal?.aborted) throw new FsError("FS_ABORTED");
     let entries: FsDirEntry[];
     try {
       entries = fs.searchListDir
-        ? await fs.searchListDir(dir, { signal })
+        ? await fs.searchListDir(dir, { signal, verify: rel === "" || !unverified })
         : await fs.listDir(dir, { signal });
       await pause(signal);
     } catch (error) {

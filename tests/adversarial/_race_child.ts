@@ -16,6 +16,7 @@ const counts: Record<string, number> = {};
 let calls = 0;
 let leaks = 0; // results carrying outside file content
 let nameLeaks = 0; // listings carrying an outside-only name
+const nameLeaksBy: Record<string, number> = {}; // which calls they were
 let malformed = 0; // failures that are not `Error: <message>` with a contract code
 const samples: string[] = [];
 
@@ -57,6 +58,16 @@ for (let i = 0; i < Number(iterations); i++) {
       ["grep", await tools.execute("grep", { pattern: "." })],
       ["grep-files", await tools.execute("grep", { pattern: ".", output_mode: "count" })],
       ["grep-d", await tools.execute("grep", { pattern: ".", path: "d" })],
+      // A literal (the secret without its first letter, so the pattern itself never counts as a
+      // leak): over the root's 300 filler files the files are told apart ahead on a worker.
+      ["grep-literal", await tools.execute("grep", { pattern: secret.slice(1) })],
+      [
+        "grep-literal-files",
+        await tools.execute("grep", {
+          pattern: secret.slice(1),
+          output_mode: "files_with_matches",
+        }),
+      ],
       ["glob", await tools.execute("glob", { pattern: "**" })],
       ["glob-d", await tools.execute("glob", { pattern: "*.txt", path: "d" })],
     ] as const
@@ -70,7 +81,10 @@ for (let i = 0; i < Number(iterations); i++) {
       leaks++;
       if (samples.length < 3) samples.push(result.content.slice(0, 200));
     }
-    if (text.includes(marker)) nameLeaks++;
+    if (text.includes(marker)) {
+      nameLeaks++;
+      nameLeaksBy[what] = (nameLeaksBy[what] ?? 0) + 1;
+    }
     if (
       result.isError && (!result.content.startsWith("Error: ") || /\n\s+at /.test(result.content))
     ) {
@@ -84,6 +98,7 @@ console.log(
     calls,
     leaks,
     nameLeaks,
+    nameLeaksBy,
     malformed,
     counts,
     samples,

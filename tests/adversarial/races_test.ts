@@ -31,6 +31,7 @@ interface RaceReport {
   calls: number;
   leaks: number;
   nameLeaks: number;
+  nameLeaksBy: Record<string, number>;
   malformed: number;
   counts: Record<string, number>;
   samples: string[];
@@ -117,6 +118,11 @@ for (const pinned of [true, false]) {
       await Deno.mkdir(join(outside, "sub0"));
       await Deno.writeTextFile(join(outside, "sub0", "x.txt"), `${SECRET}\n`);
       await Deno.writeTextFile(join(root, "g.txt"), "inside\nEND\n");
+      // Enough files for grep to tell them apart ahead, on a worker thread (C11).
+      await Deno.mkdir(join(root, "fill"));
+      for (let i = 0; i < 300; i++) {
+        await Deno.writeTextFile(join(root, "fill", `f${i}.txt`), `inside ${i}\n`);
+      }
       const before = await outsideSnapshot(box);
       const swapper = await startSwapper(root, [
         [join(root, "d"), outside],
@@ -156,7 +162,9 @@ for (const pinned of [true, false]) {
         "races",
         `${
           report.pinned ? "descriptor" : "path"
-        } checks: ${ITERATIONS} rounds, ${report.calls} calls (${successes} succeeded) against ${swaps} swaps; outside content returned ${report.leaks}, outside names listed ${report.nameLeaks}, entries left outside ${created.length} (empty), outside entries changed ${changed.length}`,
+        } checks: ${ITERATIONS} rounds, ${report.calls} calls (${successes} succeeded) against ${swaps} swaps; outside content returned ${report.leaks}, outside names listed ${report.nameLeaks}${
+          report.nameLeaks ? ` (${JSON.stringify(report.nameLeaksBy)})` : ""
+        }, entries left outside ${created.length} (empty), outside entries changed ${changed.length}`,
       );
     },
   });

@@ -106,11 +106,19 @@ function inside(roots: readonly FsRootInfo[], path: string, info: Deno.FileInfo)
  *
  * @param roots The provider's roots.
  * @param target The directory.
+ * @param verify `false`: the caller reports only files whose reads pass `searchChunks`'s check
+ *   (the listing is taken by path, unchecked: a directory swapped for a link may list names
+ *   from outside, which the caller never shows, and a file read through it fails that check).
  * @returns The entries.
  * @throws {FsError} `FS_OUTSIDE_ROOT` when the directory does not stay inside a root.
  */
-export function searchListDir(roots: readonly FsRootInfo[], target: FsTarget): FsDirEntry[] {
+export function searchListDir(
+  roots: readonly FsRootInfo[],
+  target: FsTarget,
+  verify = true,
+): FsDirEntry[] {
   const path = target.realPath;
+  if (!verify) return readEntries(path);
   if (fdPathsAvailable()) {
     // Our own descriptor, held until the listing ends: its number cannot be reused meanwhile.
     const fd = openFd(path, DIR_FLAGS);

@@ -23,6 +23,7 @@ import type {
   FsReadHandle,
   FsResolveOptions,
   FsRootInfo,
+  FsSearchListOptions,
   FsSearchReadOptions,
   FsStat,
   FsTarget,
@@ -39,6 +40,7 @@ import { Replacer } from "./_replace.ts";
 import { closeQuietly, statOrNull } from "./_stat.ts";
 import { identityKey, Versioner } from "./_version.ts";
 import { searchChunks, searchListDir } from "./_search.ts";
+import { mayContainAll } from "./_search_worker.ts";
 
 export type { RootSpec } from "../fs_provider.ts";
 export { toFsError } from "./_errors.ts";
@@ -182,13 +184,24 @@ export class LocalFileSystem implements FsProvider {
   }
 
   /** {@inheritDoc FsProvider.searchListDir} */
-  searchListDir(target: FsTarget, options: FsCallOptions = {}): Promise<FsDirEntry[]> {
-    return guard(() => Promise.resolve(searchListDir(this.roots, target)), options.signal);
+  searchListDir(target: FsTarget, options: FsSearchListOptions = {}): Promise<FsDirEntry[]> {
+    const verify = options.verify ?? true;
+    return guard(() => Promise.resolve(searchListDir(this.roots, target, verify)), options.signal);
   }
 
   /** {@inheritDoc FsProvider.searchChunks} */
   searchChunks(target: FsTarget, options: FsSearchReadOptions = {}): Promise<Iterable<Uint8Array>> {
     return guard(() => Promise.resolve(searchChunks(this.roots, target, options)), options.signal);
+  }
+
+  /** {@inheritDoc FsProvider.searchMayContain} */
+  searchMayContain(
+    targets: readonly FsTarget[],
+    needles: readonly Uint8Array[],
+    options: FsCallOptions = {},
+  ): Promise<Uint8Array | null> {
+    const paths = targets.map((target) => target.realPath);
+    return guard(() => mayContainAll(paths, needles, options.signal), options.signal);
   }
 
   /** {@inheritDoc FsProvider.version} */
