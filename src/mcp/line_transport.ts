@@ -13,6 +13,7 @@ import {
   messageTooLargeMessage,
   parseErrorMessage,
 } from "../render/mcp_render.ts";
+import { concatBytes } from "../text/bytes.ts";
 
 /** A JSON-RPC message as it travels: an object with `jsonrpc: "2.0"`. */
 export type JsonRpcMessage = { jsonrpc: "2.0" } & Record<string, unknown>;
@@ -189,15 +190,9 @@ function isMessage(value: unknown): value is JsonRpcMessage {
     (value as { jsonrpc?: unknown }).jsonrpc === "2.0";
 }
 
+/** The parts of a line as one buffer: a line read in one piece is not copied. */
 function concat(parts: Uint8Array[]): Uint8Array {
-  if (parts.length === 1) return parts[0];
-  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
-  let at = 0;
-  for (const part of parts) {
-    out.set(part, at);
-    at += part.length;
-  }
-  return out;
+  return parts.length === 1 ? parts[0] : concatBytes(parts);
 }
 
 function lastBytes(tail: Uint8Array, bytes: Uint8Array): Uint8Array {

@@ -2,6 +2,7 @@
 
 import assert from "node:assert/strict";
 import { FsError, type FsErrorCode } from "../fs_error.ts";
+import { concatBytes } from "../text/bytes.ts";
 import type { FsOp, FsTarget } from "../provider/fs_provider.ts";
 import type { FixtureLayout, ProviderFactory, ProviderFixture } from "./fixture.ts";
 
@@ -47,11 +48,5 @@ export async function drain(
 ): Promise<Uint8Array> {
   const parts: Uint8Array[] = [];
   for await (const chunk of chunks(position)) parts.push(chunk.slice()); // chunks may be reused
-  const out = new Uint8Array(parts.reduce((sum, part) => sum + part.length, 0));
-  let at = 0;
-  for (const part of parts) {
-    out.set(part, at);
-    at += part.length;
-  }
-  return out;
+  return concatBytes(parts);
 }

@@ -2,6 +2,7 @@
 
 import { Buffer } from "node:buffer";
 import { isAscii } from "./newlines.ts";
+import { skipSearch } from "./skip_search.ts";
 
 const encoder = new TextEncoder();
 
@@ -104,43 +105,25 @@ function occurrences(haystack: Uint8Array, needle: Uint8Array): number[] {
   return found;
 }
 
-/** Needles at least this long may be searched by {@linkcode skipSearch}. */
+/** Needles at least this long may be searched by {@linkcode skipOccurrences}. */
 const MIN_SKIP_NEEDLE = 8;
 
 /**
- * The non-overlapping occurrences of `needle` in `haystack`, left to right, by Horspool's
- * skip search: the byte under the window's last position says how far the window may move.
- * Fast when most of the haystack's bytes are not in the needle (a line of a log, say), where
- * it looks at a fraction of the bytes and decodes nothing. `undefined` when it is not worth it
- * (a short needle) or once it has done as much work as `haystack.length / 2` steps (the
- * haystack is too much like the needle): then another search must be used.
+ * The non-overlapping occurrences of `needle` in `haystack`, left to right, by Horspool's skip
+ * search. Fast when most of the haystack's bytes are not in the needle (a line of a log, say).
+ * `undefined` when it is not worth it (a short needle) or once it has done as much work as
+ * `haystack.length / 2` steps (the haystack is too much like the needle): then another search
+ * must be used.
  */
-function skipSearch(haystack: Uint8Array, needle: Uint8Array): number[] | undefined {
-  const m = needle.length;
-  if (m < MIN_SKIP_NEEDLE) return undefined;
+function skipOccurrences(haystack: Uint8Array, needle: Uint8Array): number[] | undefined {
+  if (needle.length < MIN_SKIP_NEEDLE) return undefined;
   const found: number[] = [];
-  const shift = new Uint32Array(256).fill(m);
-  for (let j = 0; j < m - 1; j++) shift[needle[j]] = m - 1 - j;
-  const lastByte = needle[m - 1];
-  const end = haystack.length - m; // the last possible start
-  let budget = (haystack.length >>> 1) + 4096;
-  let i = 0;
-  while (i <= end) {
-    const c = haystack[i + m - 1];
-    if (c === lastByte) {
-      let j = 0;
-      while (j < m - 1 && haystack[i + j] === needle[j]) j++;
-      budget -= j;
-      if (j === m - 1) {
-        found.push(i);
-        i += m;
-        continue;
-      }
-    }
-    i += shift[c];
-    if (--budget < 0) return undefined;
-  }
-  return found;
+  const budget = (haystack.length >>> 1) + 4096;
+  const rest = skipSearch(haystack, needle, { budget, overlapping: false }, (at) => {
+    found.push(at);
+    return false;
+  });
+  return rest === -1 ? found : undefined;
 }
 
 /**
@@ -237,7 +220,7 @@ export function planEdit(bytes: Uint8Array, edit: EditRequest): EditPlan {
     // read). Failing that, an ASCII file is decoded once: V8's string search finds the
     // matches (faster than the other byte searches here), and the text serves `editTexts`
     // without decoding again.
-    let found = skipSearch(bytes, needle);
+    let found = skipOccurrences(bytes, needle);
     if (found === undefined) {
       ascii ??= isAscii(bytes);
       if (ascii) text ??= stripBom.decode(bytes);

@@ -7,6 +7,7 @@
  */
 
 import { Buffer } from "node:buffer";
+import { skipSearch } from "./skip_search.ts";
 
 /** Where a whitespace-insensitive match lies in the haystack's bytes. */
 export interface LooseMatch {
@@ -144,33 +145,16 @@ export function findLoose(haystack: Uint8Array, needle: string): LooseMatch | un
 
 /**
  * Calls `visit` with each start of `word` in `h`, left to right (overlapping ones too), until it
- * returns true. Horspool's skip search: the byte under the window's last position says how far
- * the window may move, so a word of a dozen bytes reads a fraction of a source file. Should it
- * compare far more bytes than the haystack holds (a haystack much like the word), the rest is
- * searched with `Buffer#indexOf`, which has no such worst case.
+ * returns true: by skipping (`skipSearch`), and should that compare far more bytes than the
+ * haystack holds (a haystack much like the word), the rest with `Buffer#indexOf`, which has no
+ * such worst case.
  */
 function eachOccurrence(h: Uint8Array, word: Uint8Array, visit: (p: number) => boolean): void {
-  const m = word.length;
-  const shift = new Uint32Array(256).fill(m);
-  for (let j = 0; j < m - 1; j++) shift[word[j]] = m - 1 - j;
-  const lastByte = word[m - 1];
-  const end = h.length - m;
-  let budget = 4 * h.length + 4096;
-  let i = 0;
-  while (i <= end) {
-    const c = h[i + m - 1];
-    if (c === lastByte) {
-      let j = 0;
-      while (j < m - 1 && h[i + j] === word[j]) j++;
-      budget -= j;
-      if (j === m - 1 && visit(i)) return;
-      if (budget < 0) break;
-    }
-    i += shift[c];
-  }
-  if (i > end) return;
+  const budget = 5 * h.length + 4096;
+  const rest = skipSearch(h, word, { budget, overlapping: true }, visit);
+  if (rest === -1) return;
   const buffer = Buffer.from(h.buffer, h.byteOffset, h.length);
-  for (let p = buffer.indexOf(word, i + 1); p >= 0; p = buffer.indexOf(word, p + 1)) {
+  for (let p = buffer.indexOf(word, rest); p >= 0; p = buffer.indexOf(word, p + 1)) {
     if (visit(p)) return;
   }
 }

@@ -4,6 +4,7 @@
 
 import { FsError } from "../fs_error.ts";
 import type { FsTarget } from "../provider/fs_provider.ts";
+import { concatBytes } from "../text/bytes.ts";
 import { type GrepPattern, type GrepScanner, mayMatchBytes } from "../text/grep_scan.ts";
 import { looksBinary, type ToolEnv } from "./_context.ts";
 import { pause } from "./_search_walk.ts";
@@ -89,13 +90,6 @@ export async function scanChunks(
   blocks.end();
 }
 
-function join(a: Uint8Array, b: Uint8Array): Uint8Array {
-  const out = new Uint8Array(a.length + b.length);
-  out.set(a);
-  out.set(b, a.length);
-  return out;
-}
-
 /**
  * Feeds blocks of whole lines to a scanner. A block without the pattern's literal is not
  * decoded; its lines are counted only when a later block of the file needs the numbers (most
@@ -131,10 +125,10 @@ class BlockFeeder {
     if (pending) {
       const lf = chunk.indexOf(LF);
       if (lf === -1) {
-        this.#pending = join(pending, chunk);
+        this.#pending = concatBytes([pending, chunk]);
         return;
       }
-      this.feed(join(pending, chunk.subarray(0, lf + 1)), false);
+      this.feed(concatBytes([pending, chunk.subarray(0, lf + 1)]), false);
       this.#pending = null;
       start = lf + 1;
     }

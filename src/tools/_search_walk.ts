@@ -5,6 +5,7 @@ import { dirname, join, relative, sep } from "node:path";
 import { setImmediate } from "node:timers";
 import { FsError } from "../fs_error.ts";
 import type { FsDirEntry, FsProvider, FsTarget } from "../provider/fs_provider.ts";
+import { concatBytes } from "../text/bytes.ts";
 import { IgnoreStack, parseGitignore } from "../text/gitignore.ts";
 import type { GlobMatcher } from "../text/glob_match.ts";
 import { bytesToText } from "./_context.ts";
@@ -144,17 +145,6 @@ function child(dir: FsTarget, name: string): FsTarget {
   return { path: below(dir.path, name), realPath: below(dir.realPath, name), root: dir.root };
 }
 
-function concat(parts: Uint8Array[]): Uint8Array {
-  if (parts.length === 1) return parts[0];
-  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
-  let at = 0;
-  for (const part of parts) {
-    out.set(part, at);
-    at += part.length;
-  }
-  return out;
-}
-
 async function readRules(fs: FsProvider, target: FsTarget, signal?: AbortSignal) {
   try {
     let bytes: Uint8Array;
@@ -165,7 +155,7 @@ async function readRules(fs: FsProvider, target: FsTarget, signal?: AbortSignal)
       const buffer = new Uint8Array(1 << 14);
       const chunks = await fs.searchChunks(target, { signal, buffer });
       for await (const chunk of chunks) parts.push(chunk.slice());
-      bytes = concat(parts);
+      bytes = concatBytes(parts);
     } else {
       ({ bytes } = await fs.readText(target, { signal }));
     }

@@ -12,6 +12,7 @@
 
 import { basename, dirname, resolve as resolvePath } from "node:path";
 import { FsError } from "../../fs_error.ts";
+import { concatBytes } from "../../text/bytes.ts";
 import type { FsDirEntry } from "../../types.ts";
 import type {
   FsCallOptions,
@@ -324,16 +325,7 @@ function editOutcome(
 ): FsEditOutcome {
   if (after instanceof Uint8Array) return { before, after, version };
   let joined: Uint8Array | undefined;
-  const join = () => {
-    if (joined) return joined;
-    joined = new Uint8Array(pieces.reduce((sum, piece) => sum + piece.length, 0));
-    let at = 0;
-    for (const piece of pieces) {
-      joined.set(piece, at);
-      at += piece.length;
-    }
-    return joined;
-  };
+  const join = () => (joined ??= concatBytes(pieces));
   return Object.defineProperty({ before, version }, "after", {
     get: join,
     enumerable: true,

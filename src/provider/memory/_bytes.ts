@@ -1,6 +1,8 @@
 // Contents handed to MemoryFileSystem, as the one buffer it stores. Private to
 // src/provider/memory.
 
+import { concatBytes } from "../../text/bytes.ts";
+
 const encoder = new TextEncoder();
 
 /** A host-given content as a fresh buffer: `TypeError` when it is neither text nor bytes. */
@@ -23,11 +25,5 @@ export function join(after: Uint8Array | readonly Uint8Array[]): Uint8Array {
   if (!Array.isArray(after) || !after.every((piece) => piece instanceof Uint8Array)) {
     throw new TypeError("an edit function must return a Uint8Array or an array of Uint8Arrays");
   }
-  const joined = new Uint8Array(after.reduce((sum, piece) => sum + piece.length, 0));
-  let at = 0;
-  for (const piece of after) {
-    joined.set(piece, at);
-    at += piece.length;
-  }
-  return joined;
+  return concatBytes(after);
 }
