@@ -26,10 +26,10 @@
  * @module
  */
 
-import { isAbsolute, relative, resolve, sep as SEP } from "node:path";
+import { resolve } from "node:path";
 import {
   createFsTools,
-  type FsProviderWithRoots,
+  type FsToolDefinition,
   type FsTools,
   type FsToolsConfig,
   LocalFileSystem,
@@ -38,6 +38,8 @@ import {
 import { type CliRun, cliUsage, parseCli, parseToolArgs } from "./src/cli/args.ts";
 import { SessionFile } from "./src/cli/session_file.ts";
 import { countCliTokens } from "./src/cli/tokens.ts";
+import { findRoot } from "./src/provider/roots.ts";
+import { toolDefinitions } from "./src/tools/tools.ts";
 
 /** Where {@linkcode runCli} writes (`Deno.stdout` and `Deno.stderr` fit). */
 export interface CliWriter {
@@ -105,16 +107,37 @@ export async function runCli(
   const cwd = options.cwd ?? callerDirectory();
   const command = parseCli(argv);
   if (command.kind === "help") {
-    await writeAll(stdout, `${cliUsage(usageDefinitions())}\n`);
+    await writeAll(stdout, `${cliUsage(toolDefinitions())}\n`);
     return EXIT_OK;
   }
   const problem = async (text: string, usage?: FsTools["definitions"]): Promise<number> => {
     await writeAll(stderr, `toolfs: ${text}${usage ? `\n${cliUsage(usage)}` : ""}\n`);
     return EXIT_USAGE;
   };
-  if (command.kind === "usage") return problem(command.problem, usageDefinitions());
+  if (command.kind === "usage") return problem(command.problem, toolDefinitions());
 
-  if (command.rest.includes("--no-policy")) command.policy = false;
+  const config = command.config as Partial<FsToolsConfig>;
+  let definitions: readonly FsToolDefinition[];
+  try {
+    definitions = toolDefinitions({ config });
+  } catch (error) {
+    return problem(message(error));
+  }
+  const definition = definitions.find((d) => d.name === command.tool);
+  if (!definition) {
+    const names = definitions.map((d) => d.name).join(", ");
+    return problem(
+      `unknown tool ${JSON.stringify(command.tool)}; the tools are ${names}`,
+      definitions,
+    );
+  }
+  const parsed = parseToolArgs(command.rest, definition);
+  if (typeof parsed === "string") return problem(parsed, definitions);
+  if (parsed.flags.includes("help")) {
+    await writeAll(stdout, `${cliUsage(definitions)}\n`);
+    return EXIT_OK;
+  }
+  const policy = command.policy && !parsed.flags.includes("no-policy");
   let tools: FsTools;
   let session: SessionFile | undefined;
   try {
@@ -123,25 +146,11 @@ export async function runCli(
     tools = createFsTools({
       fs,
       cwd: insideRoots(fs, cwd) ? cwd : undefined,
-      policy: command.policy ? session?.policy ?? true : false,
-      config: command.config as Partial<FsToolsConfig>,
+      policy: policy ? session?.policy ?? true : false,
+      config,
     });
   } catch (error) {
     return problem(message(error));
-  }
-  const definition = tools.definitions.find((d) => d.name === command.tool);
-  if (!definition) {
-    const names = tools.definitions.map((d) => d.name).join(", ");
-    return problem(
-      `unknown tool ${JSON.stringify(command.tool)}; the tools are ${names}`,
-      tools.definitions,
-    );
-  }
-  const parsed = parseToolArgs(command.rest, definition);
-  if (typeof parsed === "string") return problem(parsed, tools.definitions);
-  if (parsed.flags.includes("help")) {
-    await writeAll(stdout, `${cliUsage(tools.definitions)}\n`);
-    return EXIT_OK;
   }
   const json = command.json || parsed.flags.includes("json");
   const tokens = command.tokens || parsed.flags.includes("tokens");
@@ -182,15 +191,6 @@ export async function runCli(
   return result.isError ? EXIT_TOOL_ERROR : EXIT_OK;
 }
 
-/**
- * The definitions for the usage text when no tools could be built yet: the tools over a
- * provider that only names a root (building definitions touches no file).
- */
-function usageDefinitions(): FsTools["definitions"] {
-  const fs = { roots: [{ path: "/", write: false }] } as unknown as FsProviderWithRoots;
-  return createFsTools({ fs, policy: false }).definitions;
-}
-
 /** Whether a directory lies inside a root (then relative paths resolve against it). */
 function insideRoots(fs: LocalFileSystem, dir: string): boolean {
   let real: string;
@@ -199,10 +199,7 @@ function insideRoots(fs: LocalFileSystem, dir: string): boolean {
   } catch {
     return false;
   }
-  return fs.roots.some((r) => {
-    const rel = relative(r.path, real);
-    return rel === "" || (rel.split(SEP)[0] !== ".." && !isAbsolute(rel));
-  });
+  return findRoot(fs.roots, real) !== undefined;
 }
 
 function rootsOf(command: CliRun, cwd: string): RootSpec[] {

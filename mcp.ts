@@ -37,7 +37,6 @@ import {
 } from "@modelcontextprotocol/server";
 import {
   createFsTools,
-  type FsProvider,
   type FsTools,
   type FsToolsConfig,
   LocalFileSystem,
@@ -47,6 +46,7 @@ import {
 } from "./mod.ts";
 import { toMcpCallResult, toMcpTools } from "./formats.ts";
 import { LineTransport } from "./src/mcp/line_transport.ts";
+import { toolDefinitions } from "./src/tools/tools.ts";
 import {
   clientRootPaths,
   type RootInForce,
@@ -290,7 +290,7 @@ export async function serveHttp(
     port: options.port ?? 0,
     onListen: (addr) => onListen(addr as Deno.NetAddr),
     onError: (error) => {
-      workspace.log(`toolfs mcp: ${error instanceof Error ? error.message : String(error)}`);
+      workspace.log(`toolfs mcp: ${message(error)}`);
       return jsonRpcError(500, -32603, "internal error");
     },
   }, handle);
@@ -334,11 +334,7 @@ class Workspace {
     } else {
       this.cli = [];
     }
-    // Definitions need a provider only for its root list; this one is never called.
-    const stub = { roots: [{ path: resolve("/"), writable: false }] } as unknown as
-      & FsProvider
-      & Pick<LocalFileSystem, "roots">;
-    this.definitions = createFsTools({ fs: stub, config: options.config }).definitions;
+    this.definitions = toolDefinitions({ config: options.config });
   }
 
   /** The tools on the given roots, or `null` when none of them can be used. */
@@ -348,11 +344,11 @@ class Workspace {
     let tools: FsTools | null = null;
     if (roots.length > 0) {
       try {
-        tools = this.#create(new LocalFileSystem({ roots: specs(roots) }), fromCli);
+        tools = this.#create(new LocalFileSystem({ roots }), fromCli);
       } catch {
         const usable = roots.filter((root) => {
           try {
-            new LocalFileSystem({ roots: specs([root]) });
+            new LocalFileSystem({ roots: [root] });
             return true;
           } catch (error) {
             this.log(`toolfs mcp: root ${root.path} left out: ${message(error)}`);
@@ -360,7 +356,7 @@ class Workspace {
           }
         });
         if (usable.length > 0) {
-          tools = this.#create(new LocalFileSystem({ roots: specs(usable) }), fromCli);
+          tools = this.#create(new LocalFileSystem({ roots: usable }), fromCli);
         }
       }
     }
@@ -372,7 +368,7 @@ class Workspace {
     return createFsTools({
       fs,
       cwd: fromCli ? this.options.cwd : undefined,
-      policy: this.policy === false ? false : this.policy,
+      policy: this.policy,
       config: this.options.config,
     });
   }
@@ -469,10 +465,6 @@ function sessionServer(workspace: Workspace, eagerRoots: boolean): Server {
     return { content: result.content, isError: result.isError };
   });
   return server;
-}
-
-function specs(roots: readonly RootInForce[]): RootSpec[] {
-  return roots.map((root) => ({ path: root.path, write: root.write }));
 }
 
 function key(roots: readonly RootInForce[]): string {

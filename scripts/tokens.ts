@@ -14,7 +14,8 @@
  * @module
  */
 
-import { createFsTools, type FsToolDefinition, LocalFileSystem } from "../mod.ts";
+import type { FsToolDefinition } from "../mod.ts";
+import { toolDefinitions } from "../src/tools/tools.ts";
 import {
   type PromptCost,
   promptCost,
@@ -50,14 +51,12 @@ export async function measureDefinitions(
 }
 
 /**
- * The definitions of the default config, over a read-only root at the current directory
- * (nothing is read).
+ * The definitions of the default config.
  *
  * @returns The definitions.
  */
 export function defaultDefinitions(): readonly FsToolDefinition[] {
-  const fs = new LocalFileSystem({ roots: [{ path: ".", write: false }] });
-  return createFsTools({ fs }).definitions;
+  return toolDefinitions();
 }
 
 function table(

@@ -87,6 +87,20 @@ Deno.test("cli edit with --no-policy prints the edit text; --replace_all alone m
   });
 });
 
+Deno.test("cli --no-policy after the tool name is a flag only where it is not an argument's value", async () => {
+  await withSandbox({ "a.txt": "old\n" }, async ({ root }) => {
+    // The value of --content: written as such, so the policy holds (a.txt was never read).
+    const taken = await cli(root, ["write", "a.txt", "--content", "--no-policy"]);
+    assertEquals(taken.status, 1);
+    assert(taken.stdout.startsWith("Error: "), taken.stdout);
+    assertEquals(await Deno.readTextFile(join(root, "a.txt")), "old\n");
+    // A flag of its own: the policy is off.
+    const flag = await cli(root, ["write", "a.txt", "--no-policy", "--content", "new"]);
+    assertEquals(flag.status, 0);
+    assertEquals(await Deno.readTextFile(join(root, "a.txt")), "new");
+  });
+});
+
 Deno.test("cli prints a tool error's Error: text on stdout and exits 1", async () => {
   await withSandbox(FILES, async ({ root }) => {
     const tools = createFsTools({ fs: new LocalFileSystem({ roots: [root] }) });

@@ -6,7 +6,7 @@
  */
 
 import { fileURLToPath } from "node:url";
-import { sep } from "node:path";
+import { isInside } from "../provider/roots.ts";
 
 /** A root with its access, on a real path. */
 export interface RootInForce {
@@ -40,7 +40,7 @@ export function rootsInForce(
   for (const path of unique(client)) {
     let best: RootInForce | undefined;
     for (const root of cli) {
-      if (contains(root.path, path) && (!best || root.path.length > best.path.length)) best = root;
+      if (isInside(root.path, path) && (!best || root.path.length > best.path.length)) best = root;
     }
     if (best) inside.push({ path, write: best.write });
   }
@@ -87,11 +87,6 @@ export async function clientRootPaths(
     }
   }
   return { paths, skipped };
-}
-
-/** Whether `path` is `root` or lies under it (separator-aware). */
-function contains(root: string, path: string): boolean {
-  return path === root || path.startsWith(root.endsWith(sep) ? root : root + sep);
 }
 
 function unique(paths: readonly string[]): string[] {

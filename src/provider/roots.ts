@@ -4,7 +4,7 @@
  * @module
  */
 
-import type { FsRootInfo } from "./fs_provider.ts";
+import type { FsRootInfo, RootSpec } from "./fs_provider.ts";
 
 /**
  * Whether `path` is `root` or lies below it. Separator-aware: `/w` does not contain `/w2`.
@@ -54,4 +54,19 @@ export function displayPath(cwd: string, path: string): string {
   if (path === cwd) return ".";
   if (isInside(cwd, path)) return path.slice(cwd.endsWith("/") ? cwd.length : cwd.length + 1);
   return path;
+}
+
+/**
+ * A root as a provider's constructor takes it: the path as given and whether it is writable.
+ *
+ * @param spec The root spec.
+ * @returns The path (non-empty, without NUL) and whether writes are allowed.
+ * @throws {TypeError} For anything but a non-empty path string or `{ path, write? }`.
+ */
+export function parseRootSpec(spec: RootSpec): { given: string; writable: boolean } {
+  const given = typeof spec === "string" ? spec : spec?.path;
+  if (typeof given !== "string" || given === "" || given.includes("\0")) {
+    throw new TypeError(`root must be a non-empty path string: got ${JSON.stringify(spec)}`);
+  }
+  return { given, writable: typeof spec === "string" ? true : spec.write !== false };
 }

@@ -161,14 +161,7 @@ export function createFsTools(options: CreateFsToolsOptions): FsTools {
   const lineIndexes = new LineIndexCache();
   const mutations = queueOf(fs);
   const names = selectTools(options.tools);
-  const definitions = Object.freeze(names.map((name) =>
-    Object.freeze({
-      name,
-      description: DESCRIPTIONS[name],
-      inputSchema: inputSchema(name, config.readLimit),
-      guidance: GUIDANCE[name],
-    })
-  ));
+  const definitions = definitionsOf(names, config);
 
   function sessionCwd(ctx: FsCallContext): string {
     return typeof ctx.cwd === "string" && ctx.cwd !== "" ? resolve(cwd, ctx.cwd) : cwd;
@@ -288,6 +281,34 @@ function checkArguments(args: unknown, definition: FsToolDefinition): Record<str
 }
 
 /** The tools to expose, in the canonical order (C9.1). */
+/**
+ * The tools' definitions alone: what `createFsTools(options).definitions` gives for the same
+ * caps and selection, without a provider (for a usage text, a server's tool list, a token count).
+ *
+ * @param options The caps and the selection.
+ * @returns The definitions.
+ * @throws {TypeError} For an unknown tool or an invalid config value.
+ */
+export function toolDefinitions(
+  options: Pick<CreateFsToolsOptions, "config" | "tools"> = {},
+): readonly FsToolDefinition[] {
+  return definitionsOf(selectTools(options.tools), resolveConfig(options.config));
+}
+
+function definitionsOf(
+  names: readonly FsToolName[],
+  config: Readonly<FsToolsConfig>,
+): readonly FsToolDefinition[] {
+  return Object.freeze(names.map((name) =>
+    Object.freeze({
+      name,
+      description: DESCRIPTIONS[name],
+      inputSchema: inputSchema(name, config.readLimit),
+      guidance: GUIDANCE[name],
+    })
+  ));
+}
+
 function selectTools(tools: readonly FsToolName[] | undefined): readonly FsToolName[] {
   if (tools === undefined || tools === null) return TOOL_NAMES;
   if (!Array.isArray(tools)) throw new TypeError("tools must be an array of tool names");

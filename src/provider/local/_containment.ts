@@ -7,7 +7,7 @@ import { FsError } from "../../fs_error.ts";
 import { IO_DETAILS } from "../../render/errors.ts";
 import type { FsRootInfo, RootSpec } from "../fs_provider.ts";
 import { fdPathsAvailable, type OpenLocation, openLocation, pinnedLocation } from "./_fd_paths.ts";
-import { findRoot } from "../roots.ts";
+import { findRoot, parseRootSpec } from "../roots.ts";
 import { osMessage } from "./_errors.ts";
 import {
   closeQuietly,
@@ -173,11 +173,7 @@ export function huntAndRemove(
 }
 
 function checkRoot(spec: RootSpec): FsRootInfo {
-  const given = typeof spec === "string" ? spec : spec?.path;
-  if (typeof given !== "string" || given === "" || given.includes("\0")) {
-    throw new TypeError(`root must be a non-empty path string: got ${JSON.stringify(spec)}`);
-  }
-  const writable = typeof spec === "string" ? true : spec.write !== false;
+  const { given, writable } = parseRootSpec(spec);
   const absolute = resolvePath(given);
   for (const name of writable ? ["read", "write"] as const : ["read"] as const) {
     const state = Deno.permissions.querySync({ name, path: absolute }).state;

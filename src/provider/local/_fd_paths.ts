@@ -78,26 +78,54 @@ export function pinnedLocation(dir: Deno.FsFile, info: Deno.FileInfo): OpenLocat
 }
 
 /**
- * The first descriptor (highest number first, where a fresh one usually is) whose file has the
- * identity of `info` and that `accept` takes, with the kernel's path of its file. Synchronous,
- * so no other task of this thread can close or reuse a number between the checks.
+ * The kernel's path of the file an open descriptor handle (`/proc/self/fd/<n>`) holds; `null`
+ * when the file has been deleted or is not a file system object.
+ *
+ * @param handle The handle.
+ * @returns The path, or `null`.
+ * @throws When the descriptor is not open.
+ */
+export function kernelPath(handle: string): string | null {
+  const path = Deno.readLinkSync(handle);
+  return path.endsWith(DELETED) || !path.startsWith("/") ? null : path;
+}
+
+/** The descriptor number the last lookup found: a fresh descriptor usually gets it again. */
+let lastFound = -1;
+
+/**
+ * The first descriptor whose file has the identity of `info` and that `accept` takes, with the
+ * kernel's path of its file: the number the last lookup found first (a search opens one file
+ * after another, each usually getting the same number), then from the highest number down,
+ * where a fresh one usually is. Synchronous, so no other task of this thread can close or
+ * reuse a number between the checks.
  */
 function findDescriptor(
   info: { dev: number; ino: number | null },
   accept: (fd: number) => boolean,
 ): OpenLocation | null {
+  const tryFd = (fd: number): OpenLocation | null => {
+    const handle = `${FD_DIR}/${fd}`;
+    try {
+      const held = Deno.statSync(handle);
+      if (held.dev !== info.dev || held.ino !== info.ino || !accept(fd)) return null;
+      return { handle, path: kernelPath(handle) };
+    } catch {
+      return null; // closed meanwhile, or not a file system object
+    }
+  };
+  if (lastFound >= 0) {
+    const found = tryFd(lastFound);
+    if (found) return found;
+  }
   const numbers: number[] = [];
   for (const entry of Deno.readDirSync(FD_DIR)) numbers.push(Number(entry.name));
   numbers.sort((a, b) => b - a);
   for (const fd of numbers) {
-    const handle = `${FD_DIR}/${fd}`;
-    try {
-      const held = Deno.statSync(handle);
-      if (held.dev !== info.dev || held.ino !== info.ino || !accept(fd)) continue;
-      const path = Deno.readLinkSync(handle);
-      return { handle, path: path.endsWith(DELETED) || !path.startsWith("/") ? null : path };
-    } catch {
-      continue; // closed meanwhile, or not a file system object
+    const found = tryFd(fd);
+    if (found) {
+      lastFound = fd;
+      return found;
     }
   }
   return null;

@@ -41,6 +41,21 @@ function typeOf(entry: Deno.DirEntry): FsEntryType {
 }
 
 /**
+ * The entries of the directory at `path`, read on this thread (types are the entries' own;
+ * links not followed).
+ *
+ * @param path The directory (or a /proc/self/fd handle of one).
+ * @returns The entries.
+ */
+export function readDirEntriesSync(path: string): FsDirEntry[] {
+  const entries: FsDirEntry[] = [];
+  for (const entry of Deno.readDirSync(path)) {
+    entries.push({ name: entry.name, type: typeOf(entry) });
+  }
+  return entries;
+}
+
+/**
  * The entries of the directory at `path` (types are the entries' own; links not followed).
  *
  * @param path The directory's real path.
@@ -53,13 +68,7 @@ export async function readDirEntries(
   signal?: AbortSignal,
 ): Promise<FsDirEntry[]> {
   signal?.throwIfAborted();
-  if (size > 0 && size < SYNC_MAX_DIR_BYTES) {
-    const entries: FsDirEntry[] = [];
-    for (const entry of Deno.readDirSync(path)) {
-      entries.push({ name: entry.name, type: typeOf(entry) });
-    }
-    return entries;
-  }
+  if (size > 0 && size < SYNC_MAX_DIR_BYTES) return readDirEntriesSync(path);
   const worker = sourceWorker(WORKER_SOURCE);
   if (worker) {
     const { names, types } = await worker.call<{ names: string[]; types: Uint8Array }>(

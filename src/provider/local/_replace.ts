@@ -171,17 +171,15 @@ class StaleSweeper {
  * A file system error while looking is not a finding: the call has committed and succeeds.
  */
 function checkLanded(c: Containment, target: string, info: FileId): void {
-  const ours = (now: Deno.FileInfo | null) =>
-    now !== null && now.dev === info.dev && now.ino === info.ino;
   for (let round = 0; round < 3; round++) {
     try {
       const real = realPathSyncOrNull(target);
-      if (real !== null && c.rootOf(real) && ours(lstatSyncOrNull(real))) return;
+      if (real !== null && c.rootOf(real) && sameFile(lstatSyncOrNull(real), info)) return;
     } catch {
       // after the commit nothing may fail the call (C7.2): a failed look is no finding
     }
   }
-  const outside = (real: string, now: Deno.FileInfo) => ours(now) && !c.rootOf(real);
+  const outside = (real: string, now: Deno.FileInfo) => sameFile(now, info) && !c.rootOf(real);
   if (huntAndRemove(target, outside)) throw new FsError("FS_OUTSIDE_ROOT");
 }
 
@@ -190,7 +188,7 @@ async function removeTemp(tmp: string, info: FileId, pinned: boolean): Promise<v
   for (let attempt = 0; attempt < 3; attempt++) {
     if (await removeIfSame(tmp, info).catch(() => false)) return;
   }
-  if (!pinned) huntAndRemove(tmp, (_, now) => now.dev === info.dev && now.ino === info.ino);
+  if (!pinned) huntAndRemove(tmp, (_, now) => sameFile(now, info));
 }
 
 /**
@@ -204,7 +202,7 @@ async function removeStray(tmp: string, info: FileId): Promise<void> {
     if (path) await removeIfSame(path, info).catch(() => false);
     return;
   }
-  huntAndRemove(tmp, (_, now) => now.dev === info.dev && now.ino === info.ino);
+  huntAndRemove(tmp, (_, now) => sameFile(now, info));
 }
 
 /** A short temporary name: it fits NAME_MAX beside any valid target name (C4.3a). */

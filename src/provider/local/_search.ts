@@ -18,35 +18,11 @@
 
 import { closeSync, constants, openSync, readSync } from "node:fs";
 import { FsError } from "../../fs_error.ts";
-import type { FsDirEntry, FsRootInfo, FsSearchReadOptions, FsTarget } from "../fs_provider.ts";
-import { findRoot } from "../roots.ts";
-import { fdPathsAvailable, type OpenLocation, openLocation } from "./_fd_paths.ts";
-
-/** The descriptor number the last lookup found: a fresh descriptor usually gets it again. */
-let guess = -1;
-
-/**
- * `openLocation`, trying the last descriptor number first: the same answer (any descriptor of
- * the file is equally authoritative, as `openLocation` says), without scanning /proc/self/fd
- * for every directory and file of a search.
- */
-function locate(info: Deno.FileInfo): OpenLocation | null {
-  if (guess >= 0) {
-    const handle = `/proc/self/fd/${guess}`;
-    try {
-      const held = Deno.statSync(handle);
-      if (held.dev === info.dev && held.ino === info.ino) {
-        const path = Deno.readLinkSync(handle);
-        return { handle, path: path.endsWith(" (deleted)") || !path.startsWith("/") ? null : path };
-      }
-    } catch {
-      // closed meanwhile: scan
-    }
-  }
-  const where = openLocation(info);
-  if (where) guess = Number(where.handle.slice(where.handle.lastIndexOf("/") + 1));
-  return where;
-}
+import type { FsDirEntry, FsSearchReadOptions, FsTarget } from "../fs_provider.ts";
+import type { Containment } from "./_containment.ts";
+import { fdPathsAvailable, kernelPath, openLocation } from "./_fd_paths.ts";
+import { readDirEntriesSync } from "./_read_dir.ts";
+import { type FileId, sameFile } from "./_stat.ts";
 
 const CHUNK = 1 << 20;
 
@@ -67,44 +43,41 @@ function openFd(path: string, flags: number): number | null {
   }
 }
 
-/** The kernel's path of a descriptor of ours, when it lies inside a root. */
-function insideFd(roots: readonly FsRootInfo[], fd: number): boolean {
-  let path: string;
+/** Whether a descriptor of ours lies inside a root, by its kernel path. */
+function insideFd(c: Containment, fd: number): boolean {
+  const handle = `/proc/self/fd/${fd}`;
+  let path: string | null;
   try {
-    path = Deno.readLinkSync(`/proc/self/fd/${fd}`);
+    path = kernelPath(handle);
   } catch {
     return false;
   }
-  return !path.endsWith(" (deleted)") && path.startsWith("/") &&
-    findRoot(roots, path) !== undefined;
+  return c.locatedInside({ handle, path }, false);
 }
 
 /**
  * Whether the file of `info`, held open by the caller, lies inside a root: by the kernel's path
  * of its descriptor where /proc/self/fd can be used, else by the real path of its name naming
- * the same file (device and inode).
+ * the same file.
  */
-function inside(roots: readonly FsRootInfo[], path: string, info: Deno.FileInfo): boolean {
-  if (fdPathsAvailable()) {
-    const where = locate(info);
-    return where?.path != null && findRoot(roots, where.path) !== undefined;
-  }
+function inside(c: Containment, path: string, info: FileId): boolean {
+  if (fdPathsAvailable()) return c.locatedInside(openLocation(info), false);
   let real: string;
   let now: Deno.FileInfo;
   try {
     real = Deno.realPathSync(path);
-    if (!findRoot(roots, real)) return false;
+    if (!c.rootOf(real)) return false;
     now = Deno.statSync(real);
   } catch {
     return false;
   }
-  return now.dev === info.dev && now.ino === info.ino;
+  return sameFile(now, info);
 }
 
 /**
  * Lists a directory for a search: children with their own types (links not followed).
  *
- * @param roots The provider's roots.
+ * @param c The provider's containment.
  * @param target The directory.
  * @param verify `false`: the caller reports only files whose reads pass `searchChunks`'s check
  *   (the listing is taken by path, unchecked: a directory swapped for a link may list names
@@ -112,61 +85,90 @@ function inside(roots: readonly FsRootInfo[], path: string, info: Deno.FileInfo)
  * @returns The entries.
  * @throws {FsError} `FS_OUTSIDE_ROOT` when the directory does not stay inside a root.
  */
-export function searchListDir(
-  roots: readonly FsRootInfo[],
-  target: FsTarget,
-  verify = true,
-): FsDirEntry[] {
+export function searchListDir(c: Containment, target: FsTarget, verify = true): FsDirEntry[] {
   const path = target.realPath;
-  if (!verify) return readEntries(path);
+  if (!verify) return readDirEntriesSync(path);
   if (fdPathsAvailable()) {
     // Our own descriptor, held until the listing ends: its number cannot be reused meanwhile.
     const fd = openFd(path, DIR_FLAGS);
-    if (fd === null) return pinnedList(roots, path); // the same errors as before
+    if (fd === null) return pinnedList(c, path); // the same errors as before
     try {
-      if (!insideFd(roots, fd)) throw new FsError("FS_OUTSIDE_ROOT");
-      return readEntries(`/proc/self/fd/${fd}`);
+      if (!insideFd(c, fd)) throw new FsError("FS_OUTSIDE_ROOT");
+      return readDirEntriesSync(`/proc/self/fd/${fd}`);
     } finally {
       closeSync(fd);
     }
   }
   const before = Deno.statSync(path);
   if (!before.isDirectory) throw new FsError("FS_NOT_DIRECTORY");
-  if (!inside(roots, path, before)) throw new FsError("FS_OUTSIDE_ROOT");
-  const entries = readEntries(path);
-  if (!inside(roots, path, before)) throw new FsError("FS_OUTSIDE_ROOT");
+  if (!inside(c, path, before)) throw new FsError("FS_OUTSIDE_ROOT");
+  const entries = readDirEntriesSync(path);
+  if (!inside(c, path, before)) throw new FsError("FS_OUTSIDE_ROOT");
   return entries;
 }
 
 /** Lists the directory through its own descriptor, whose kernel path lies inside a root. */
-function pinnedList(roots: readonly FsRootInfo[], path: string): FsDirEntry[] {
+function pinnedList(c: Containment, path: string): FsDirEntry[] {
   const dir = Deno.openSync(path, { read: true });
   try {
     const info = dir.statSync();
     if (!info.isDirectory) throw new FsError("FS_NOT_DIRECTORY");
     // Synchronous from open to listing: no other task can close or reuse a descriptor number
     // meanwhile, so any descriptor of this directory names it (no need to mark this one).
-    const where = locate(info);
-    if (where?.path == null || !findRoot(roots, where.path)) throw new FsError("FS_OUTSIDE_ROOT");
-    const entries = readEntries(where.handle);
+    const where = openLocation(info);
+    if (!where || !c.locatedInside(where, false)) throw new FsError("FS_OUTSIDE_ROOT");
+    const entries = readDirEntriesSync(where.handle);
     // The handle still names this directory (its number was not closed and reused meanwhile).
-    const after = Deno.statSync(where.handle);
-    if (after.dev !== info.dev || after.ino !== info.ino) throw new FsError("FS_OUTSIDE_ROOT");
+    if (!sameFile(Deno.statSync(where.handle), info)) throw new FsError("FS_OUTSIDE_ROOT");
     return entries;
   } finally {
     dir.close();
   }
 }
 
-function readEntries(path: string): FsDirEntry[] {
-  const entries: FsDirEntry[] = [];
-  for (const entry of Deno.readDirSync(path)) {
-    entries.push({
-      name: entry.name,
-      type: entry.isDirectory ? "directory" : entry.isFile ? "file" : "other",
-    });
-  }
-  return entries;
+/** How {@linkcode chunksOf} reads one file. */
+interface ChunkSource {
+  /** Reads into `buffer`; the byte count (0 at the end). `first`: nothing was read yet. */
+  read(buffer: Uint8Array, first: boolean): number;
+  /** Whether a read of `n` bytes into a buffer of `length` ends the file. */
+  ends(n: number, length: number, total: number): boolean;
+  /** Whether the file lies inside a root (asked at the end, unless `verifyIf` says not). */
+  inside(): boolean;
+  close(): void;
+}
+
+/**
+ * The chunks of one file, read into the two halves of a buffer in turn (the shared one, or two
+ * of `half` bytes), checked by `source.inside` at the end as `searchChunks` says.
+ */
+function chunksOf(
+  source: ChunkSource,
+  options: FsSearchReadOptions,
+  half: number,
+): Iterable<Uint8Array> {
+  const { signal, verifyIf, buffer: shared } = options;
+  return {
+    *[Symbol.iterator]() {
+      try {
+        const halves = shared && shared.length >= 2
+          ? [shared.subarray(0, shared.length >> 1), shared.subarray(shared.length >> 1)]
+          : [new Uint8Array(half), new Uint8Array(half)];
+        let total = 0;
+        for (let turn = 0;; turn ^= 1) {
+          if (signal?.aborted) throw new FsError("FS_ABORTED");
+          const buffer = halves[turn];
+          const n = source.read(buffer, total === 0);
+          if (n === 0) break;
+          total += n;
+          yield buffer.subarray(0, n);
+          if (source.ends(n, buffer.length, total)) break;
+        }
+        if ((!verifyIf || verifyIf()) && !source.inside()) throw new FsError("FS_OUTSIDE_ROOT");
+      } finally {
+        source.close();
+      }
+    },
+  };
 }
 
 /**
@@ -178,22 +180,20 @@ function readEntries(path: string): FsDirEntry[] {
  * keeps nothing of it); the check failing throws, and the caller discards what it drew from the
  * file.
  *
- * @param roots The provider's roots.
+ * @param c The provider's containment.
  * @param target The file.
- * @param options The signal and `verifyIf`.
+ * @param options The signal, `verifyIf` and the shared buffer.
  * @returns The chunks.
  */
 export function searchChunks(
-  roots: readonly FsRootInfo[],
+  c: Containment,
   target: FsTarget,
   options: FsSearchReadOptions = {},
 ): Iterable<Uint8Array> {
-  const { signal, verifyIf } = options;
-  const shared = options.buffer;
   const path = target.realPath;
   if (fdPathsAvailable()) {
     const fd = openFd(path, FILE_FLAGS);
-    if (fd !== null) return fdChunks(roots, fd, shared, signal, verifyIf);
+    if (fd !== null) return chunksOf(fdSource(c, fd), options, CHUNK >> 1);
     // else the checks below give the same errors as before
   }
   const lstat = Deno.lstatSync(path);
@@ -202,97 +202,49 @@ export function searchChunks(
   let info: Deno.FileInfo;
   try {
     info = file.statSync();
-    if (!info.isFile || info.dev !== lstat.dev || info.ino !== lstat.ino) {
-      throw new FsError("FS_NOT_REGULAR_FILE");
-    }
+    if (!info.isFile || !sameFile(info, lstat)) throw new FsError("FS_NOT_REGULAR_FILE");
   } catch (error) {
     file.close();
     throw error;
   }
-  return {
-    *[Symbol.iterator]() {
-      try {
-        const size = info.size;
-        let halves: [Uint8Array, Uint8Array];
-        if (shared && shared.length >= 2) {
-          const half = shared.length >> 1;
-          halves = [shared.subarray(0, half), shared.subarray(half, half * 2)];
-        } else {
-          const one = Math.max(1, Math.min(CHUNK, size + 1));
-          halves = [new Uint8Array(one), new Uint8Array(one)];
-        }
-        let total = 0;
-        for (let turn = 0;; turn ^= 1) {
-          if (signal?.aborted) throw new FsError("FS_ABORTED");
-          const buffer = halves[turn];
-          const n = file.readSync(buffer);
-          if (n === null || n === 0) break;
-          total += n;
-          yield buffer.subarray(0, n);
-          // A regular file's read comes up short only at its end.
-          if (n < buffer.length && total >= size) break;
-        }
-        if ((!verifyIf || verifyIf()) && !inside(roots, path, info)) {
-          throw new FsError("FS_OUTSIDE_ROOT");
-        }
-      } finally {
-        file.close();
-      }
-    },
+  const source: ChunkSource = {
+    read: (buffer) => file.readSync(buffer) ?? 0,
+    // A regular file's read comes up short only at its end.
+    ends: (n, length, total) => n < length && total >= info.size,
+    inside: () => inside(c, path, info),
+    close: () => file.close(),
   };
+  return chunksOf(source, options, Math.max(1, Math.min(CHUNK, info.size + 1)));
 }
 
 /**
- * The chunks of a file opened by descriptor (not following its last name, not blocking on a
- * FIFO), read until a short read; checked by the descriptor's kernel path at the end, as
- * `searchChunks` says. Something other than a regular file swapped in after the listing (a FIFO,
- * a directory) fails with `FS_NOT_REGULAR_FILE`.
+ * A file opened by descriptor (not following its last name, not blocking on a FIFO), read
+ * until a short read and checked by the descriptor's kernel path. Something other than a
+ * regular file swapped in after the listing (a FIFO, a directory) fails with
+ * `FS_NOT_REGULAR_FILE`.
  */
-function fdChunks(
-  roots: readonly FsRootInfo[],
-  fd: number,
-  shared: Uint8Array | undefined,
-  signal: AbortSignal | undefined,
-  verifyIf: (() => boolean) | undefined,
-): Iterable<Uint8Array> {
+function fdSource(c: Containment, fd: number): ChunkSource {
   return {
-    *[Symbol.iterator]() {
+    read(buffer, first) {
+      let n: number;
       try {
-        const halves = shared && shared.length >= 2
-          ? [shared.subarray(0, shared.length >> 1), shared.subarray(shared.length >> 1)]
-          : [new Uint8Array(CHUNK >> 1), new Uint8Array(CHUNK >> 1)];
-        let first = true;
-        for (let turn = 0;; turn ^= 1) {
-          if (signal?.aborted) throw new FsError("FS_ABORTED");
-          const buffer = halves[turn];
-          let n: number;
-          try {
-            n = readSync(fd, buffer, 0, buffer.length, null);
-          } catch (error) {
-            const code = (error as { code?: unknown }).code;
-            // A directory or a FIFO swapped in after the listing.
-            if (code === "EISDIR" || code === "EAGAIN" || code === "EWOULDBLOCK") {
-              throw new FsError("FS_NOT_REGULAR_FILE");
-            }
-            throw error;
-          }
-          if (n === 0) {
-            // Empty, or a FIFO swapped in after the listing: told apart only here (rarely run).
-            if (first && !Deno.statSync(`/proc/self/fd/${fd}`).isFile) {
-              throw new FsError("FS_NOT_REGULAR_FILE");
-            }
-            break;
-          }
-          first = false;
-          yield buffer.subarray(0, n);
-          if (n < buffer.length) break; // a regular file's read comes up short only at its end
+        n = readSync(fd, buffer, 0, buffer.length, null);
+      } catch (error) {
+        const code = (error as { code?: unknown }).code;
+        // A directory or a FIFO swapped in after the listing.
+        if (code === "EISDIR" || code === "EAGAIN" || code === "EWOULDBLOCK") {
+          throw new FsError("FS_NOT_REGULAR_FILE");
         }
-        if ((!verifyIf || verifyIf()) && !insideFd(roots, fd)) {
-          throw new FsError("FS_OUTSIDE_ROOT");
-        }
-      } finally {
-        closeSync(fd);
+        throw error;
       }
+      // Empty, or a FIFO swapped in after the listing: told apart only here (rarely run).
+      if (n === 0 && first && !Deno.statSync(`/proc/self/fd/${fd}`).isFile) {
+        throw new FsError("FS_NOT_REGULAR_FILE");
+      }
+      return n;
     },
+    ends: (n, length) => n < length, // a regular file's read comes up short only at its end
+    inside: () => insideFd(c, fd),
+    close: () => closeSync(fd),
   };
 }

@@ -13,6 +13,7 @@
 import { basename, dirname, resolve as resolvePath } from "node:path";
 import { FsError } from "../../fs_error.ts";
 import { concatBytes } from "../../text/bytes.ts";
+import { editPieces } from "../edit_pieces.ts";
 import type { FsDirEntry } from "../../types.ts";
 import type {
   FsCallOptions,
@@ -44,7 +45,6 @@ import { searchChunks, searchListDir } from "./_search.ts";
 import { mayContainAll } from "./_search_worker.ts";
 
 export type { RootSpec } from "../fs_provider.ts";
-export { toFsError } from "./_errors.ts";
 
 /** Options of {@linkcode LocalFileSystem}. */
 export interface LocalFileSystemOptions {
@@ -187,12 +187,12 @@ export class LocalFileSystem implements FsProvider {
   /** {@inheritDoc FsProvider.searchListDir} */
   searchListDir(target: FsTarget, options: FsSearchListOptions = {}): Promise<FsDirEntry[]> {
     const verify = options.verify ?? true;
-    return guard(() => Promise.resolve(searchListDir(this.roots, target, verify)), options.signal);
+    return guard(() => Promise.resolve(searchListDir(this.#c, target, verify)), options.signal);
   }
 
   /** {@inheritDoc FsProvider.searchChunks} */
   searchChunks(target: FsTarget, options: FsSearchReadOptions = {}): Promise<Iterable<Uint8Array>> {
-    return guard(() => Promise.resolve(searchChunks(this.roots, target, options)), options.signal);
+    return guard(() => Promise.resolve(searchChunks(this.#c, target, options)), options.signal);
   }
 
   /** {@inheritDoc FsProvider.searchMayContain} */
@@ -305,15 +305,6 @@ export class LocalFileSystem implements FsProvider {
 
 function typeOf(info: Deno.FileInfo): FsStat["type"] {
   return info.isFile ? "file" : info.isDirectory ? "directory" : "other";
-}
-
-/** The slices an edit function returned, checked: one buffer, or an array of buffers. */
-function editPieces(after: Uint8Array | readonly Uint8Array[]): readonly Uint8Array[] {
-  if (after instanceof Uint8Array) return [after];
-  if (Array.isArray(after) && after.every((piece) => piece instanceof Uint8Array)) {
-    return Object.freeze([...after]);
-  }
-  throw new TypeError("an edit function must return a Uint8Array or an array of Uint8Arrays");
 }
 
 /** An edit's outcome; slices are joined into `after` only when it is first read. */

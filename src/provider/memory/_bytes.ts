@@ -2,6 +2,7 @@
 // src/provider/memory.
 
 import { concatBytes } from "../../text/bytes.ts";
+import { editPieces } from "../edit_pieces.ts";
 
 const encoder = new TextEncoder();
 
@@ -21,9 +22,5 @@ export function textBytes(content: string): Uint8Array {
 
 /** An edit function's result as one new buffer (one buffer, or slices in order). */
 export function join(after: Uint8Array | readonly Uint8Array[]): Uint8Array {
-  if (after instanceof Uint8Array) return after.slice();
-  if (!Array.isArray(after) || !after.every((piece) => piece instanceof Uint8Array)) {
-    throw new TypeError("an edit function must return a Uint8Array or an array of Uint8Arrays");
-  }
-  return concatBytes(after);
+  return concatBytes(editPieces(after));
 }

@@ -3,6 +3,7 @@
 
 import { posix } from "node:path";
 import type { FsRootInfo, RootSpec } from "../fs_provider.ts";
+import { parseRootSpec } from "../roots.ts";
 import type { Tree } from "./_tree.ts";
 
 /** `path` normalized: `TypeError` unless it is an absolute POSIX path without NUL. */
@@ -20,14 +21,10 @@ export function conflict(path: string): TypeError {
 
 /** A root spec checked and made a directory of `tree` (with its parents). */
 export function makeRoot(tree: Tree, spec: RootSpec): FsRootInfo {
-  const given = typeof spec === "string" ? spec : spec?.path;
-  if (typeof given !== "string" || given === "" || given.includes("\0")) {
-    throw new TypeError(`root must be a non-empty path string: got ${JSON.stringify(spec)}`);
-  }
+  const { given, writable } = parseRootSpec(spec);
   const path = absolutePath(given, "root");
   if (!tree.ensureDir(path)) {
     throw new TypeError(`root "${given}" is not a directory: a file is in its place`);
   }
-  const writable = typeof spec === "string" ? true : spec.write !== false;
   return Object.freeze({ path, writable });
 }

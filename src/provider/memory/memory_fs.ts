@@ -278,17 +278,15 @@ export class MemoryFileSystem implements FsProvider {
     return guard(signal, () => {
       const path = this.#writable(target);
       const bytes = textBytes(content);
-      const parent = this.#tree.lookup(posix.dirname(path));
-      if (parent.found?.kind === "file" || (!parent.found && parent.blocked)) {
-        throw new FsError("FS_NOT_DIRECTORY");
-      }
-      const current = this.#tree.lookup(path).found;
+      const at = this.#tree.lookup(path);
+      // Blocked: a file where a parent directory should be.
+      if (!at.found && at.blocked) throw new FsError("FS_NOT_DIRECTORY");
+      const current = at.found;
       if (current?.kind === "dir") throw new FsError("FS_NOT_REGULAR_FILE");
       if (current && precondition.kind === "absent") throw new FsError("FS_EXISTS");
       checkVersion(current, precondition);
       signal?.throwIfAborted(); // the commit point: nothing has changed before it
-      const dir = this.#tree.ensureDir(posix.dirname(path));
-      if (!dir) throw new FsError("FS_NOT_DIRECTORY");
+      const dir = this.#tree.ensureDir(posix.dirname(path))!; // not blocked: checked above
       const made = fileNode(bytes);
       Tree.put(dir, posix.basename(path), made);
       return {
