@@ -233,16 +233,14 @@ export async function serveHttp(
     throw new Error(`--no-auth is allowed only on a loopback host, not ${hostname}`);
   }
   const workspace = new Workspace(roots, options);
-  const sessions = new Map<string, Server>();
-  const lastSeen = new Map<string, number>();
+  const sessions = new Map<string, { server: Server; seen: number }>();
   const idleMs = options.sessionIdleMs ?? 3_600_000;
   const sweeper = setInterval(() => {
     const now = Date.now();
-    for (const [id, seen] of lastSeen) {
-      if (now - seen > idleMs) {
-        lastSeen.delete(id);
-        sessions.get(id)?.close().catch(() => {});
+    for (const [id, session] of sessions) {
+      if (now - session.seen > idleMs) {
         sessions.delete(id);
+        session.server.close().catch(() => {});
       }
     }
   }, Math.max(10, Math.min(idleMs / 2, 60_000)));
@@ -257,26 +255,22 @@ export async function serveHttp(
     }
     const id = request.headers.get("mcp-session-id");
     if (id !== null) {
-      const server = sessions.get(id);
-      if (!server) return jsonRpcError(404, -32001, "session not found: initialize again");
-      lastSeen.set(id, Date.now());
-      return await (server.transport as WebStandardStreamableHTTPServerTransport)
+      const session = sessions.get(id);
+      if (!session) return jsonRpcError(404, -32001, "session not found: initialize again");
+      session.seen = Date.now();
+      return await (session.server.transport as WebStandardStreamableHTTPServerTransport)
         .handleRequest(request);
     }
     const server = sessionServer(workspace, false);
     const transport = new WebStandardStreamableHTTPServerTransport({
       sessionIdGenerator: () => crypto.randomUUID(),
       onsessioninitialized: (sessionId) => {
-        sessions.set(sessionId, server);
-        lastSeen.set(sessionId, Date.now());
+        sessions.set(sessionId, { server, seen: Date.now() });
       },
       maxRequestBodySize: MCP_MAX_MESSAGE_BYTES,
     });
     server.onclose = () => {
-      if (transport.sessionId) {
-        sessions.delete(transport.sessionId);
-        lastSeen.delete(transport.sessionId);
-      }
+      if (transport.sessionId) sessions.delete(transport.sessionId);
     };
     await server.connect(transport);
     const response = await transport.handleRequest(request);
@@ -304,7 +298,7 @@ export async function serveHttp(
     close() {
       closing ??= (async () => {
         clearInterval(sweeper);
-        await Promise.allSettled([...sessions.values()].map((server) => server.close()));
+        await Promise.allSettled([...sessions.values()].map(({ server }) => server.close()));
         sessions.clear();
         await http.shutdown();
       })();
@@ -577,7 +571,8 @@ async function main(args: string[]): Promise<void> {
         );
         Deno.exit(2);
       }
-      const token = parsed.noAuth ? null : env("TOOLFS_MCP_TOKEN") ?? generateToken();
+      const given = env("TOOLFS_MCP_TOKEN");
+      const token = parsed.noAuth ? null : given ?? generateToken();
       const http = await serveHttp(parsed.roots, {
         ...address,
         token,
@@ -588,7 +583,7 @@ async function main(args: string[]): Promise<void> {
         `toolfs mcp: serving ${http.url}` +
           (token === null
             ? " without authentication (--no-auth)"
-            : env("TOOLFS_MCP_TOKEN") === token
+            : given === token
             ? " (token from TOOLFS_MCP_TOKEN)"
             : `; send Authorization: Bearer ${token}`),
       );
