@@ -9,7 +9,7 @@
 import type { FsErrorCode } from "./fs_error.ts";
 
 /** The tool operations, as they appear in messages. */
-export type FsOp = "list" | "read" | "write" | "edit" | "glob" | "grep";
+export type FsOp = FsToolName;
 
 /** The type of one directory entry as `list` reports it (a symlink is `other`). */
 export type FsEntryType = "file" | "directory" | "other";

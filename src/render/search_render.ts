@@ -9,15 +9,13 @@ import { quotePath, renderName } from "./names.ts";
 import { truncateLine } from "./read_render.ts";
 import { utf8Length } from "../text/utf8.ts";
 
-/** Validation messages of C10 and C11, in the order they are checked. */
+/** Validation messages of C10 and C11 (`path`'s are `VALIDATION_MESSAGES`'), in the order they are checked. */
 export const SEARCH_MESSAGES = {
   pattern: "pattern must be a non-empty string",
-  pathWhenGiven: "path must be a non-empty string when given",
   globWhenGiven: "glob must be a non-empty string when given",
   ignoreCase: "ignore_case must be a boolean when given",
   outputMode: 'output_mode must be one of "content", "files_with_matches", "count"',
   context: "context must be an integer from 0 to 10",
-  pathNul: "path must not contain a NUL byte",
 } as const;
 
 /**

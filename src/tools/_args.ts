@@ -12,9 +12,21 @@ export function invalid(message: string): FsError {
   return new FsError("FS_INVALID_ARGUMENT", { message });
 }
 
-export function requirePath(value: unknown): string {
-  if (typeof value !== "string" || value === "") throw invalid(VALIDATION_MESSAGES.filePath);
+/** A required non-empty string, else `FS_INVALID_ARGUMENT` with `message`. */
+export function requireString(value: unknown, message: string): string {
+  if (typeof value !== "string" || value === "") throw invalid(message);
   return value;
+}
+
+/** `file_path`, required (C4). */
+export function requirePath(value: unknown): string {
+  return requireString(value, VALIDATION_MESSAGES.filePath);
+}
+
+/** An optional non-empty string (`null` is absent), else `FS_INVALID_ARGUMENT` with `message`. */
+export function optionalString(value: unknown, message: string): string | undefined {
+  const given = optional(value);
+  return given === undefined ? undefined : requireString(given, message);
 }
 
 export function isPositiveInteger(value: unknown): value is number {

@@ -41,7 +41,7 @@ export function matchFailure(
 }
 
 /** The first hint of C12.3 that applies. */
-export function noMatchHint(bytes: Uint8Array, oldString: string): NoMatchHint {
+function noMatchHint(bytes: Uint8Array, oldString: string): NoMatchHint {
   if (hasLinePrefixes(oldString)) return { kind: "line-numbers" };
   const match = findLoose(bytes, oldString);
   if (!match) return { kind: "none" };

@@ -5,6 +5,7 @@
 import { FsError } from "../fs_error.ts";
 import type { FsTarget } from "../provider/fs_provider.ts";
 import { concatBytes } from "../text/bytes.ts";
+import { countNewlines } from "../text/newlines.ts";
 import { type GrepPattern, type GrepScanner, mayMatchBytes } from "../text/grep_scan.ts";
 import { looksBinary, type ToolEnv } from "./_context.ts";
 import { pause } from "./_search_walk.ts";
@@ -154,7 +155,7 @@ class BlockFeeder {
       // one matches: copying is far cheaper than counting, and most files end after it. Later
       // blocks of a big file are counted at once, so memory stays bounded.
       if (first) this.#deferred = this.keeps ? bytes : bytes.slice();
-      else this.scanner.skipLines(countLines(bytes));
+      else this.scanner.skipLines(countNewlines(bytes));
       return;
     }
     this.#flush();
@@ -182,12 +183,6 @@ class BlockFeeder {
     const bytes = this.#deferred;
     if (!bytes) return;
     this.#deferred = null;
-    this.scanner.skipLines(countLines(bytes));
+    this.scanner.skipLines(countNewlines(bytes));
   }
-}
-
-function countLines(bytes: Uint8Array): number {
-  let lines = 0;
-  for (let i = bytes.indexOf(LF); i !== -1; i = bytes.indexOf(LF, i + 1)) lines++;
-  return lines;
 }

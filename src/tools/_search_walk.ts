@@ -52,6 +52,7 @@ export async function walkFiles(
 interface Kept {
   key: string;
   name: string;
+  path: string;
   directory: boolean;
 }
 
@@ -101,17 +102,16 @@ export async function walkEach(
       if (entry.type === "directory") {
         if (glob && !glob.mayContain(path)) continue;
         if (!stack.empty && stack.ignores(path, true)) continue;
-        kept.push({ key: name + "/", name, directory: true });
+        kept.push({ key: name + "/", name, path, directory: true });
       } else {
         if (glob && !glob.match(path)) continue;
         if (!stack.empty && stack.ignores(path, false)) continue;
-        kept.push({ key: name, name, directory: false });
+        kept.push({ key: name, name, path, directory: false });
       }
     }
     entries = [];
     kept.sort(byKey);
-    for (const { name, directory } of kept) {
-      const path = rel === "" ? name : `${rel}/${name}`;
+    for (const { name, path, directory } of kept) {
       if (directory) await walk(child(dir, name), path, stack);
       else {
         const visited = visit({ rel: path, target: child(dir, name) });

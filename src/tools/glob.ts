@@ -8,7 +8,8 @@ import { FsError } from "../fs_error.ts";
 import { displayPath } from "../provider/roots.ts";
 import { notADirectoryMessage, renderGlob, SEARCH_MESSAGES } from "../render/search_render.ts";
 import { compileGlob } from "../text/glob_match.ts";
-import { invalid, optional } from "./_args.ts";
+import { optionalString, requireString } from "./_args.ts";
+import { VALIDATION_MESSAGES } from "../render/errors.ts";
 import { resolveIn, type Tool, type ToolEnv, type ToolSuccess } from "./_context.ts";
 import { walkFiles } from "./_search_walk.ts";
 
@@ -32,13 +33,8 @@ export const globTool: Tool<GlobRequest, GlobValue> = { parse: parseGlob, run: r
  * @returns The request.
  */
 function parseGlob(a: Record<string, unknown>): GlobRequest {
-  const pattern = a.pattern;
-  if (typeof pattern !== "string" || pattern === "") throw invalid(SEARCH_MESSAGES.pattern);
-  const path = optional(a.path);
-  if (path !== undefined && (typeof path !== "string" || path === "")) {
-    throw invalid(SEARCH_MESSAGES.pathWhenGiven);
-  }
-  return { pattern, path: path as string | undefined };
+  const pattern = requireString(a.pattern, SEARCH_MESSAGES.pattern);
+  return { pattern, path: optionalString(a.path, VALIDATION_MESSAGES.pathWhenGiven) };
 }
 
 /** Runs `glob` with validated arguments. */

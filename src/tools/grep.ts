@@ -18,7 +18,8 @@ import {
 } from "../render/search_render.ts";
 import { compileGlob } from "../text/glob_match.ts";
 import { compileGrepPattern, type GrepPattern, GrepScanner } from "../text/grep_scan.ts";
-import { invalid, optional } from "./_args.ts";
+import { invalid, optional, optionalString, requireString } from "./_args.ts";
+import { VALIDATION_MESSAGES } from "../render/errors.ts";
 import { resolveIn, type Tool, type ToolEnv, type ToolSuccess } from "./_context.ts";
 import { AheadFilter } from "./_grep_ahead.ts";
 import { scanFile } from "./_grep_feed.ts";
@@ -57,16 +58,9 @@ export const grepTool: Tool<GrepRequest, GrepValue> = { parse: parseGrep, run: r
  * @returns The request.
  */
 function parseGrep(a: Record<string, unknown>): GrepRequest {
-  const pattern = a.pattern;
-  if (typeof pattern !== "string" || pattern === "") throw invalid(SEARCH_MESSAGES.pattern);
-  const path = optional(a.path);
-  if (path !== undefined && (typeof path !== "string" || path === "")) {
-    throw invalid(SEARCH_MESSAGES.pathWhenGiven);
-  }
-  const glob = optional(a.glob);
-  if (glob !== undefined && (typeof glob !== "string" || glob === "")) {
-    throw invalid(SEARCH_MESSAGES.globWhenGiven);
-  }
+  const pattern = requireString(a.pattern, SEARCH_MESSAGES.pattern);
+  const path = optionalString(a.path, VALIDATION_MESSAGES.pathWhenGiven);
+  const glob = optionalString(a.glob, SEARCH_MESSAGES.globWhenGiven);
   const ignoreCase = optional(a.ignore_case) ?? false;
   if (typeof ignoreCase !== "boolean") throw invalid(SEARCH_MESSAGES.ignoreCase);
   const outputMode = optional(a.output_mode) ?? "content";
@@ -88,8 +82,8 @@ function parseGrep(a: Record<string, unknown>): GrepRequest {
   return {
     pattern,
     compiled,
-    path: path as string | undefined,
-    glob: glob as string | undefined,
+    path,
+    glob,
     outputMode: outputMode as GrepOutputMode,
     context,
   };

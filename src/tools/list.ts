@@ -8,7 +8,7 @@ import { FsError } from "../fs_error.ts";
 import { renderList } from "../render/list_render.ts";
 import { displayPath } from "../provider/roots.ts";
 import { VALIDATION_MESSAGES } from "../render/errors.ts";
-import { invalid, optional } from "./_args.ts";
+import { optionalString } from "./_args.ts";
 import { resolveIn, type Tool, type ToolEnv, type ToolSuccess } from "./_context.ts";
 import type { ListValue } from "../types.ts";
 
@@ -17,11 +17,7 @@ export const listTool: Tool<string, ListValue> = { parse, run };
 
 /** The directory as the caller gave it, or `.` for the session cwd (C4.1). */
 function parse(a: Record<string, unknown>): string {
-  const path = optional(a.path);
-  if (path !== undefined && (typeof path !== "string" || path === "")) {
-    throw invalid(VALIDATION_MESSAGES.pathWhenGiven);
-  }
-  return (path as string | undefined) ?? ".";
+  return optionalString(a.path, VALIDATION_MESSAGES.pathWhenGiven) ?? ".";
 }
 
 /** Runs `list` with validated arguments: `path` is the directory, or the session cwd. */

@@ -10,18 +10,8 @@ import type { FsOp, FsProvider, FsTarget } from "../provider/fs_provider.ts";
 import { displayPath } from "../provider/roots.ts";
 import { closeNames } from "../text/close_names.ts";
 
-/** Options of {@linkcode suggestPaths}. */
-export interface SuggestPathsOptions {
-  /** The absolute session directory, for display paths. */
-  cwd: string;
-  /** Cancels the lookup. */
-  signal?: AbortSignal;
-  /**
-   * How many to suggest at most.
-   * @default {3}
-   */
-  max?: number;
-}
+/** How many paths are suggested at most. */
+const MAX_SUGGESTIONS = 3;
 
 /**
  * Display paths of the entries of `parent` whose names are close to `name` (C12.5), closest
@@ -34,23 +24,24 @@ export interface SuggestPathsOptions {
  * @param op The tool that did not find its target.
  * @param parent The missing path's parent directory, already resolved (and so inside a root).
  * @param name The missing path's last component.
- * @param options The session directory and the signal.
- * @returns Up to `options.max` display paths.
+ * @param cwd The absolute session directory, for display paths.
+ * @param signal Cancels the lookup.
+ * @returns Up to {@linkcode MAX_SUGGESTIONS} display paths.
  *
  * @example
  * ```ts ignore
  * const parent = await fs.resolve("src", { cwd, op: "read" });
- * const paths = await suggestPaths(fs, "read", parent, "mian.ts", { cwd }); // ["src/main.ts"]
+ * const paths = await suggestPaths(fs, "read", parent, "mian.ts", cwd); // ["src/main.ts"]
  * ```
  */
-export async function suggestPaths(
+async function suggestPaths(
   fs: FsProvider,
   op: FsOp,
   parent: FsTarget,
   name: string,
-  options: SuggestPathsOptions,
+  cwd: string,
+  signal: AbortSignal | undefined,
 ): Promise<string[]> {
-  const { cwd, signal, max = 3 } = options;
   // A suggestion is only looked at, so it is resolved as a read would be (no read-only check).
   const lookup: FsOp = op === "write" || op === "edit" ? "read" : op;
   try {
@@ -60,7 +51,7 @@ export async function suggestPaths(
       .map((entry) => entry.name)
       .sort((a, b) => a < b ? -1 : a > b ? 1 : 0);
     const found: string[] = [];
-    for (const close of closeNames(name, names, max)) {
+    for (const close of closeNames(name, names, MAX_SUGGESTIONS)) {
       const path = join(parent.path, close);
       // Resolving checks containment on the real path (nested roots, a provider's own rules);
       // realPath equal to the lexical join rules out anything reached through a link.
@@ -95,8 +86,8 @@ export async function notFoundSuggestions(
 ): Promise<string[]> {
   try {
     const parent = await fs.resolve(dirname(path), { cwd, op: "list", signal });
-    if ((await fs.stat(parent, { signal }))?.type !== "directory") return [];
-    return await suggestPaths(fs, op, parent, basename(path), { cwd, signal });
+    // A parent that is missing or not a directory fails the listing: no suggestions.
+    return await suggestPaths(fs, op, parent, basename(path), cwd, signal);
   } catch {
     return [];
   }
