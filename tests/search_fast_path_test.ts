@@ -91,12 +91,12 @@ Deno.test("C11: the literal-guided line scan (feedBytes) counts and keeps the sa
         const bytes = new TextEncoder().encode(text);
         const pattern = compileGrepPattern(source, false);
         const viaText = new GrepScanner({ pattern, context: 0, keep: 5 });
-        viaText.feed(new TextDecoder("utf-8", { ignoreBOM: true }).decode(bytes), true);
+        viaText.feed(new TextDecoder("utf-8", { ignoreBOM: true }).decode(bytes));
         const viaBytes = new GrepScanner({ pattern, context: 0, keep: 5 });
-        equal(viaBytes.feedBytes(bytes, true), true);
+        equal(viaBytes.feedBytes(bytes), true);
         // A following segment is numbered after every line of the first.
-        viaText.feed("needle x ab é x", true);
-        viaBytes.feed("needle x ab é x", true);
+        viaText.feed("needle x ab é x");
+        viaBytes.feed("needle x ab é x");
         equal(viaBytes.matches, viaText.matches);
         deepEqual(viaBytes.lines, viaText.lines);
       },

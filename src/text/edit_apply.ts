@@ -1,6 +1,7 @@
 // The literal replacement of `edit` on bytes (CONTRACT C4.4). Pure.
 
 import { Buffer } from "node:buffer";
+import { concatBytes } from "./bytes.ts";
 import { isAscii } from "./newlines.ts";
 import { skipSearch } from "./skip_search.ts";
 
@@ -176,17 +177,6 @@ export interface EditPlan {
   text?: string;
 }
 
-/** `pieces` joined into one buffer of `length` bytes. */
-export function joinPieces(pieces: readonly Uint8Array[], length: number): Uint8Array {
-  const out = new Uint8Array(length);
-  let at = 0;
-  for (const piece of pieces) {
-    out.set(piece, at);
-    at += piece.length;
-  }
-  return out;
-}
-
 /**
  * Replaces `oldString` with `newString` in `bytes`, literally. In a CRLF file an `oldString`
  * written with `\n` matches `\r\n` and the replacement is written with `\r\n`. Everything
@@ -250,7 +240,7 @@ export function planEdit(bytes: Uint8Array, edit: EditRequest): EditPlan {
     pieces,
     length,
     get after() {
-      return joined ??= joinPieces(pieces, length);
+      return joined ??= concatBytes(pieces);
     },
     positions,
     needle,

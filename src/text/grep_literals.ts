@@ -101,5 +101,3 @@ function literalRuns(pattern: string): string[] | null {
   end();
   return runs;
 }
-
-export { containsBytes, indexOfBytes } from "./byte_search.ts";

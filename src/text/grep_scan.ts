@@ -8,9 +8,8 @@
 
 import { RE2JS } from "npm:re2js@1.3.3";
 import { countNewlines } from "./newlines.ts";
-import { containsBytes, indexOfBytes, requiredLiterals } from "./grep_literals.ts";
-
-export { containsBytes, indexOfBytes, requiredLiteral, requiredLiterals } from "./grep_literals.ts";
+import { containsBytes, indexOfBytes } from "./byte_search.ts";
+import { requiredLiterals } from "./grep_literals.ts";
 
 const LF = 0x0a;
 const decoder = new TextDecoder("utf-8", { ignoreBOM: true });
@@ -150,12 +149,11 @@ export class GrepScanner {
   }
 
   /**
-   * Feeds whole lines: `text` ends just after a `\n`, or at the end of the file when `final`.
+   * Feeds whole lines: `text` ends just after a `\n`, or at the end of the file.
    *
    * @param text The lines.
-   * @param final Whether this is the file's last segment.
    */
-  feed(text: string, final: boolean): void {
+  feed(text: string): void {
     if (this.#first) {
       this.#first = false;
       if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
@@ -181,7 +179,6 @@ export class GrepScanner {
       this.#line(line);
       start = end + 1;
     }
-    void final;
   }
 
   /**
@@ -189,11 +186,10 @@ export class GrepScanner {
    * the pattern has a literal: only the lines holding it are decoded and tested, the others
    * only counted. Returns `false` (nothing fed) otherwise: then the caller decodes and feeds.
    *
-   * @param bytes The lines: ending just after a `\n`, or at the end of the file when `final`.
-   * @param final Whether this is the file's last segment.
+   * @param bytes The lines: ending just after a `\n`, or at the end of the file.
    * @returns Whether the bytes were fed.
    */
-  feedBytes(bytes: Uint8Array, final: boolean): boolean {
+  feedBytes(bytes: Uint8Array): boolean {
     const literal = this.#pattern.literal;
     if (this.#context !== 0 || literal === null || this.#pattern.needle === null) return false;
     if (this.#first && bytes.length === 3 && bytes[0] === 0xef && bytes[1] === 0xbb) {
@@ -213,10 +209,10 @@ export class GrepScanner {
       if (skipped > 0) this.skipLines(skipped);
       const end = bytes.indexOf(LF, at);
       if (end === -1) {
-        this.feed(decoder.decode(bytes.subarray(start)), final);
+        this.feed(decoder.decode(bytes.subarray(start)));
         return true;
       }
-      this.feed(decoder.decode(bytes.subarray(start, end + 1)), false);
+      this.feed(decoder.decode(bytes.subarray(start, end + 1)));
       pos = end + 1;
     }
     if (pos < bytes.length) {

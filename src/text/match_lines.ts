@@ -5,6 +5,8 @@
  * @module
  */
 
+import { countNewlines } from "./newlines.ts";
+
 const LF = 0x0a;
 
 /**
@@ -68,11 +70,6 @@ export function lineRange(
   start: number,
   end: number,
 ): { first: number; last: number } {
-  let first = 1;
-  for (let i = bytes.indexOf(LF); i >= 0 && i < start; i = bytes.indexOf(LF, i + 1)) first++;
-  let last = first;
-  for (let i = bytes.indexOf(LF, start); i >= 0 && i < end - 1; i = bytes.indexOf(LF, i + 1)) {
-    last++;
-  }
-  return { first, last };
+  const first = 1 + countNewlines(bytes, 0, start);
+  return { first, last: first + (end - 1 > start ? countNewlines(bytes, start, end - 1) : 0) };
 }

@@ -160,7 +160,7 @@ class BlockFeeder {
     }
     this.#flush();
     this.#checkHead();
-    if (!scanner.feedBytes(bytes, final)) scanner.feed(decoder.decode(bytes), final);
+    if (!scanner.feedBytes(bytes)) scanner.feed(decoder.decode(bytes));
   }
 
   /**

@@ -4,12 +4,9 @@
 import { deepEqual, equal } from "node:assert/strict";
 import fc from "fast-check";
 import { RE2JS } from "re2js";
-import {
-  compileGrepPattern,
-  GrepScanner,
-  indexOfBytes,
-  requiredLiteral,
-} from "../../src/text/grep_scan.ts";
+import { indexOfBytes } from "../../src/text/byte_search.ts";
+import { requiredLiteral } from "../../src/text/grep_literals.ts";
+import { compileGrepPattern, GrepScanner } from "../../src/text/grep_scan.ts";
 
 Deno.test("requiredLiteral reads only what every match must contain", () => {
   equal(requiredLiteral("func\\w+\\(signal"), "(signal");
@@ -71,9 +68,9 @@ Deno.test("the compiled pattern agrees with re2js on generated patterns and line
 Deno.test("GrepScanner numbers lines across segments and keeps context", () => {
   const pattern = compileGrepPattern("x", false);
   const scanner = new GrepScanner({ pattern, context: 1, keep: 10 });
-  scanner.feed("a\nb\n", false);
-  scanner.feed("x\nc\nd\n", false);
-  scanner.feed("e\nx", true);
+  scanner.feed("a\nb\n");
+  scanner.feed("x\nc\nd\n");
+  scanner.feed("e\nx");
   equal(scanner.matches, 2);
   deepEqual(scanner.lines, [
     { number: 2, text: "b", match: false },
