@@ -135,7 +135,8 @@ export function pathErrorMessage(
   let reason = REASONS[code];
   if (code === "FS_NOT_OBSERVED" && op === "write") reason = WRITE_UNREAD_REASON;
   if (code === "FS_NOT_DIRECTORY") {
-    reason = op === "list" ? "not a directory" : "a parent is not a directory";
+    // `list` and `glob` name a directory; any other op names a file below one.
+    reason = op === "list" || op === "glob" ? "not a directory" : "a parent is not a directory";
   }
   return `cannot ${op} ${quotePath(path)}: ${reason ?? detail ?? "input/output error"}`;
 }

@@ -6,6 +6,7 @@
 
 import type { FsDirEntry, FsEntryType, ListTotals } from "../types.ts";
 import { renderName } from "./names.ts";
+import { plural, renderView } from "./_view.ts";
 
 /** What `renderList` returns. */
 export interface ListView {
@@ -96,10 +97,6 @@ export function countEntries(entries: readonly FsDirEntry[]): ListTotals {
   return total;
 }
 
-function plural(count: number, one: string, many: string): string {
-  return `${count} ${count === 1 ? one : many}`;
-}
-
 /**
  * The footer of a listing.
  *
@@ -149,10 +146,6 @@ export function renderList(
   for (const entry of shown) {
     body += renderName(entry.name, MARKERS[entry.type]) + "\n";
   }
-  const text = `<path>${
-    renderName(displayPath)
-  }</path>\n<type>directory</type>\n<content>\n${body}\n${
-    listFooter(total, shown.length)
-  }\n</content>`;
+  const text = renderView(displayPath, "directory", body, listFooter(total, shown.length));
   return { text, entries: shown, total };
 }

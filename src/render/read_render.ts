@@ -5,7 +5,7 @@
  */
 
 import type { ReadLine } from "../types.ts";
-import { renderName } from "./names.ts";
+import { renderView } from "./_view.ts";
 
 /** How a window ended, which decides the footer. */
 export interface ReadWindowEnd {
@@ -104,7 +104,5 @@ export function renderRead(
 ): string {
   let body = "";
   for (const line of lines) body += formatLine(line) + "\n";
-  return `<path>${renderName(displayPath)}</path>\n<type>file</type>\n<content>\n${body}\n${
-    readFooter(end)
-  }\n</content>`;
+  return renderView(displayPath, "file", body, readFooter(end));
 }

@@ -5,8 +5,9 @@
  * @module
  */
 
-import { quotePath, renderName } from "./names.ts";
+import { renderName } from "./names.ts";
 import { truncateLine } from "./read_render.ts";
+import { plural, renderView } from "./_view.ts";
 import { utf8Length } from "../text/utf8.ts";
 
 /** Validation messages of C10 and C11 (`path`'s are `VALIDATION_MESSAGES`'), in the order they are checked. */
@@ -28,20 +29,6 @@ export function invalidPatternMessage(engineMessage: string): string {
   return `invalid pattern: ${engineMessage}`;
 }
 
-/**
- * `cannot glob "<path>": not a directory` (C10).
- *
- * @param displayPath The display path.
- * @returns The message.
- */
-export function notADirectoryMessage(displayPath: string): string {
-  return `cannot glob ${quotePath(displayPath)}: not a directory`;
-}
-
-function count(n: number, one: string, many: string): string {
-  return `${n} ${n === 1 ? one : many}`;
-}
-
 /** `(<n> files match <pattern>)`-style footers, shared by `glob` and `grep`'s files mode. */
 function filesFooter(
   shown: number,
@@ -54,17 +41,14 @@ function filesFooter(
   if (total === 0) return none;
   if (shown < total) {
     return `(Showing ${shown} of ${
-      count(total, "file", "files")
+      plural(total, "file", "files")
     } matching ${p}, in path order; narrow the ${narrow} to see the rest.)`;
   }
-  return `(${count(total, "file matches", "files match")} ${p})`;
+  return `(${plural(total, "file matches", "files match")} ${p})`;
 }
 
 function envelope(displayPath: string, type: string, body: string[], footer: string): string {
-  const lines = body.length ? body.join("\n") + "\n" : "";
-  return `<path>${
-    renderName(displayPath)
-  }</path>\n<type>${type}</type>\n<content>\n${lines}\n${footer}\n</content>`;
+  return renderView(displayPath, type, body.length ? body.join("\n") + "\n" : "", footer);
 }
 
 /** Lines under a byte budget: each counts its UTF-8 bytes plus one for its `\n` (C9.8). */
@@ -156,8 +140,8 @@ function noMatches(pattern: string): string {
 }
 
 function matchesFooter(shown: number, totals: GrepTotals): string {
-  const n = count(totals.matches, "match", "matches");
-  const m = count(totals.files, "file", "files");
+  const n = plural(totals.matches, "match", "matches");
+  const m = plural(totals.files, "file", "files");
   if (shown < totals.matches) {
     return `(Showing ${shown} of ${n} in ${m}, in path order; narrow the pattern, path or glob to see the rest.)`;
   }

@@ -6,7 +6,7 @@
 
 import { FsError } from "../fs_error.ts";
 import { displayPath } from "../provider/roots.ts";
-import { notADirectoryMessage, renderGlob, SEARCH_MESSAGES } from "../render/search_render.ts";
+import { renderGlob, SEARCH_MESSAGES } from "../render/search_render.ts";
 import { compileGlob } from "../text/glob_match.ts";
 import { optionalString, requireString } from "./_args.ts";
 import { VALIDATION_MESSAGES } from "../render/errors.ts";
@@ -47,9 +47,7 @@ async function runGlob(
   const shown = displayPath(env.cwd, base.path);
   const stat = await env.fs.stat(base, { signal });
   if (!stat) throw new FsError("FS_NOT_FOUND");
-  if (stat.type !== "directory") {
-    throw new FsError("FS_NOT_DIRECTORY", { message: notADirectoryMessage(shown) });
-  }
+  if (stat.type !== "directory") throw new FsError("FS_NOT_DIRECTORY");
   const files = await walkFiles(env.fs, base, { glob: compileGlob(request.pattern), signal });
   if (signal?.aborted) throw new FsError("FS_ABORTED");
   const view = renderGlob(
