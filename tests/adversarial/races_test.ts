@@ -280,3 +280,39 @@ Deno.test(
     figure("races", `${calls} concurrent calls in one directory: all succeeded`);
   },
 );
+
+Deno.test(
+  "races: an unconditional edit outlasts a writer that replaces the file 120 times while it waits",
+  slowCase(),
+  async () => {
+    // The waiting call locks each replaced file only after it is gone, 120 times in a row (more
+    // than a versioned call would wait): it must still land, after the writer lets go.
+    await using box = await sandbox();
+    const path = join(box.root, "busy.txt");
+    await Deno.writeTextFile(path, "0\n");
+    let held = await Deno.open(path, { read: true });
+    await held.lock(true);
+    const target = await box.fs.resolve("busy.txt", { cwd: box.root, op: "edit" });
+    const edited = box.fs.editText(
+      target,
+      (bytes) => new TextEncoder().encode(new TextDecoder().decode(bytes) + "waited\n"),
+    );
+    let settled = false;
+    edited.finally(() => settled = true).catch(() => {});
+    for (let round = 1; round <= 120 && !settled; round++) {
+      const next = join(box.root, `next${round}`);
+      await Deno.writeTextFile(next, `${round}\n`);
+      const nextHeld = await Deno.open(next, { read: true });
+      await nextHeld.lock(true);
+      await Deno.rename(next, path);
+      held.close(); // the waiting call now locks the replaced file, and must try again
+      held = nextHeld;
+      await new Promise((resolve) => setTimeout(resolve, 30)); // longer than its lock poll
+    }
+    assert.equal(settled, false, "the edit gave up while the file kept being replaced");
+    held.close();
+    await edited;
+    assert.equal(await Deno.readTextFile(path), "120\nwaited\n");
+    figure("races", "an unconditional edit waited through 120 replacements and landed");
+  },
+);

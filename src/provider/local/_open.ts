@@ -63,10 +63,13 @@ export async function readCurrent(
       await lockAbortably(file, signal);
       const info = await file.stat();
       // Another process may have replaced the file while we waited for the lock: lock the
-      // new one. (Busy writers can win this race a few times in a row; give up only after
-      // many rounds.)
+      // new one. A busy writer can win this race many times in a row (this call sleeps between
+      // tries of the lock, the other takes it the moment it is free). A versioned call gives up
+      // after many rounds, since the file it read is gone anyway; an unconditional one waits
+      // its turn as long as it takes (each round means another writer committed; an abort
+      // ends the wait).
       if (!(c.isInside(path, info, true))) {
-        if (attempt >= 100) throw new FsError("FS_STALE");
+        if (precondition.kind === "version" && attempt >= 100) throw new FsError("FS_STALE");
         file.close();
         continue;
       }
