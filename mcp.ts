@@ -47,12 +47,8 @@ import {
 import { toMcpCallResult, toMcpTools } from "./formats.ts";
 import { LineTransport } from "./src/mcp/line_transport.ts";
 import { toolDefinitions } from "./src/tools/tools.ts";
-import {
-  clientRootPaths,
-  type RootInForce,
-  rootsInForce,
-  type RootsSource,
-} from "./src/mcp/roots.ts";
+import type { RootAccess } from "./src/types.ts";
+import { clientRootPaths, rootsInForce, type RootsSource } from "./src/mcp/roots.ts";
 import { generateToken, guardRequest, isLoopback, parseListen } from "./src/mcp/http_guard.ts";
 import { outputSchemaFor } from "./src/mcp/output_schemas.ts";
 import {
@@ -309,7 +305,7 @@ export async function serveHttp(
 
 /** The roots, tools and policy all sessions of one server share. */
 class Workspace {
-  readonly cli: RootInForce[];
+  readonly cli: RootAccess[];
   readonly options: McpServerOptions;
   readonly log: (line: string) => void;
   readonly policy: ReadBeforeWritePolicy | false;
@@ -332,7 +328,7 @@ class Workspace {
   }
 
   /** The tools on the given roots, or `null` when none of them can be used. */
-  toolsFor(roots: readonly RootInForce[], fromCli: boolean): FsTools | null {
+  toolsFor(roots: readonly RootAccess[], fromCli: boolean): FsTools | null {
     const k = key(roots);
     if (this.#tools.has(k)) return this.#tools.get(k)!;
     let tools: FsTools | null = null;
@@ -392,11 +388,11 @@ function sessionServer(workspace: Workspace, eagerRoots: boolean): Server {
   /** The client has roots the server has not fetched yet. */
   let stale = false;
   let logged = "";
-  let current: { roots: readonly RootInForce[]; source: RootsSource } = {
+  let current: { roots: readonly RootAccess[]; source: RootsSource } = {
     roots: workspace.cli,
     source: "command line",
   };
-  const report = (roots: readonly RootInForce[], source: RootsSource) => {
+  const report = (roots: readonly RootAccess[], source: RootsSource) => {
     current = { roots, source };
     const line = rootsInForceLine(roots, source);
     if (line !== logged) workspace.log(line);
@@ -461,7 +457,7 @@ function sessionServer(workspace: Workspace, eagerRoots: boolean): Server {
   return server;
 }
 
-function key(roots: readonly RootInForce[]): string {
+function key(roots: readonly RootAccess[]): string {
   return JSON.stringify(roots.map((root) => [root.path, root.write]));
 }
 

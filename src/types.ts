@@ -11,6 +11,22 @@ import type { FsErrorCode } from "./fs_error.ts";
 /** The tool operations, as they appear in messages. */
 export type FsOp = FsToolName;
 
+/** A root a path was found inside, as a provider reports its roots (`fs.roots`). */
+export interface FsRootInfo {
+  /** The root's real path. */
+  path: string;
+  /** Whether the root allows `write` and `edit`. */
+  writable: boolean;
+}
+
+/** A root with its access decided: from a command line, or in force for an MCP session. */
+export interface RootAccess {
+  /** The directory. */
+  path: string;
+  /** Whether the tools may write under it (`false` for `--read-only`). */
+  write: boolean;
+}
+
 /** The type of one directory entry as `list` reports it (a symlink is `other`). */
 export type FsEntryType = "file" | "directory" | "other";
 

@@ -25,6 +25,8 @@ function skipReason(): string | undefined {
     ["net", Deno.permissions.querySync({ name: "net", host: "127.0.0.1" })],
     ["env", Deno.permissions.querySync({ name: "env" })],
     ["sys", Deno.permissions.querySync({ name: "sys" })],
+    // Playwright reads /proc special files, which only -A allows; ffi is granted by -A alone here.
+    ["ffi", Deno.permissions.querySync({ name: "ffi" })],
   ].filter(([, status]) => (status as Deno.PermissionStatus).state !== "granted")
     .map(([name]) => `--allow-${name}`);
   if (missing.length) return `needs ${missing.join(" ")} (run with -A)`;

@@ -6,22 +6,14 @@
  * @module
  */
 
-import type { FsToolDefinition } from "../types.ts";
-
-/** A root from the command line, as given (relative paths not yet resolved). */
-export interface CliRoot {
-  /** The directory. */
-  path: string;
-  /** `false` for `--read-only`. */
-  write: boolean;
-}
+import type { FsToolDefinition, RootAccess } from "../types.ts";
 
 /** A parsed command line that runs a tool. */
 export interface CliRun {
   /** Always `run`. */
   kind: "run";
   /** The roots in the order given; empty when none was given. */
-  roots: CliRoot[];
+  roots: RootAccess[];
   /** The `--config` JSON, parsed. */
   config: Record<string, unknown>;
   /** `--json`: print the whole result. */

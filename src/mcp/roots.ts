@@ -7,14 +7,7 @@
 
 import { fileURLToPath } from "node:url";
 import { isInside } from "../provider/roots.ts";
-
-/** A root with its access, on a real path. */
-export interface RootInForce {
-  /** The root's real path. */
-  path: string;
-  /** Whether the tools may write under it. */
-  write: boolean;
-}
+import type { RootAccess } from "../types.ts";
 
 /** Where the roots in force came from. */
 export type RootsSource = "command line" | "client";
@@ -29,16 +22,16 @@ export type RootsSource = "command line" | "client";
  * @returns The roots and where they came from.
  */
 export function rootsInForce(
-  cli: readonly RootInForce[],
+  cli: readonly RootAccess[],
   client: readonly string[] | null,
-): { roots: RootInForce[]; source: RootsSource } {
+): { roots: RootAccess[]; source: RootsSource } {
   if (client === null) return { roots: [...cli], source: "command line" };
   if (cli.length === 0) {
     return { roots: unique(client).map((path) => ({ path, write: true })), source: "client" };
   }
-  const inside: RootInForce[] = [];
+  const inside: RootAccess[] = [];
   for (const path of unique(client)) {
-    let best: RootInForce | undefined;
+    let best: RootAccess | undefined;
     for (const root of cli) {
       if (isInside(root.path, path) && (!best || root.path.length > best.path.length)) best = root;
     }

@@ -9,7 +9,7 @@
  */
 
 import { workspaceSection } from "../render/hints.ts";
-import type { FsToolDefinition, FsToolResult } from "../types.ts";
+import type { FsRootInfo, FsToolDefinition, FsToolResult } from "../types.ts";
 import { TOOL_NAMES } from "./schemas.ts";
 import type { FsToolName, ToolInputSchema } from "../types.ts";
 
@@ -111,21 +111,13 @@ const ANNOTATIONS: Readonly<Record<FsToolName, McpToolAnnotations>> = Object.fre
   grep: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
 });
 
-/** A root as {@linkcode systemPrompt} states it (a provider's `roots` entries fit). */
-export interface SystemPromptRoot {
-  /** The root's absolute real path. */
-  path: string;
-  /** Whether `write` and `edit` may change files in it. */
-  writable: boolean;
-}
-
 /** Options of {@linkcode systemPrompt}. */
 export interface SystemPromptOptions {
   /**
    * The provider's roots (`fs.roots`). When given, a last section names the session workspace
    * and each root with its access, so the model can use absolute paths (C12.9).
    */
-  roots?: readonly SystemPromptRoot[];
+  roots?: readonly FsRootInfo[];
   /**
    * The absolute session workspace the section names (`tools.cwd`, or a session's own cwd).
    * @default {the first root}

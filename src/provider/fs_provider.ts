@@ -6,9 +6,9 @@
  * @module
  */
 
-import type { FsDirEntry, FsOp } from "../types.ts";
+import type { FsDirEntry, FsOp, FsRootInfo } from "../types.ts";
 
-export type { FsDirEntry, FsEntryType, FsOp } from "../types.ts";
+export type { FsDirEntry, FsEntryType, FsOp, FsRootInfo } from "../types.ts";
 
 /** Options every provider call takes. */
 export interface FsCallOptions {
@@ -64,14 +64,6 @@ export type RootSpec = string | {
    */
   write?: boolean;
 };
-
-/** A root a path was found inside. */
-export interface FsRootInfo {
-  /** The root's real path. */
-  path: string;
-  /** Whether the root allows `write` and `edit`. */
-  writable: boolean;
-}
 
 /** A path checked against the roots. */
 export interface FsTarget {

@@ -5,6 +5,8 @@
  * @module
  */
 
+import type { RootAccess } from "../types.ts";
+
 /** The largest JSON-RPC message the MCP server takes, in bytes (10 MiB, C13.4). */
 export const MCP_MAX_MESSAGE_BYTES = 10 * 1024 * 1024;
 
@@ -29,17 +31,9 @@ export function parseErrorMessage(detail: string): string {
 export const INVALID_MESSAGE_MESSAGE =
   'invalid request: not a JSON-RPC 2.0 message (an object with "jsonrpc": "2.0")';
 
-/** A root in force, as the stderr log names it. */
-export interface LoggedRoot {
-  /** The root's real path. */
-  path: string;
-  /** Whether the tools may write under it. */
-  write: boolean;
-}
-
 /** The stderr line naming the roots in force and where they came from (C13.2). */
 export function rootsInForceLine(
-  roots: readonly LoggedRoot[],
+  roots: readonly RootAccess[],
   source: "command line" | "client",
 ): string {
   if (roots.length === 0) {

@@ -255,3 +255,73 @@ export function argsFor(op: string, path: string): Record<string, unknown> {
 
 /** The four tools. */
 export const OPS = ["list", "read", "write", "edit"] as const;
+
+/** The permission flags that let a child read and write under `dir` only. */
+export function rootPermissions(dir: string): string[] {
+  return [`--allow-read=${dir}`, `--allow-write=${dir}`];
+}
+
+/** How {@linkcode childCommand} runs a child script of this folder. */
+export interface ChildOptions {
+  /** Deno permission flags, e.g. `--allow-read=<root>`. */
+  permissions: string[];
+  /** Let Deno prompt for a missing permission (default: `--no-prompt`, it fails instead). */
+  prompt?: boolean;
+  stdout?: "piped" | "null";
+  stderr?: "piped" | "null" | "inherit";
+}
+
+/** The command running the child script `script` (a file of this folder) with `args`. */
+export function childCommand(script: string, args: string[], options: ChildOptions): Deno.Command {
+  return new Deno.Command(Deno.execPath(), {
+    args: [
+      "run",
+      "--no-config",
+      ...(options.prompt ? [] : ["--no-prompt"]),
+      ...options.permissions,
+      new URL(script, import.meta.url).pathname,
+      ...args,
+    ],
+    stdin: "null",
+    stdout: options.stdout ?? "piped",
+    stderr: options.stderr ?? "piped",
+  });
+}
+
+/** The JSON report a child printed last, once it ended with success; its stderr too. */
+async function childReport<T>(
+  script: string,
+  output: Promise<Deno.CommandOutput>,
+): Promise<{ report: T; stderr: string }> {
+  const { success, stdout, stderr } = await output;
+  const errors = new TextDecoder().decode(stderr);
+  assert.ok(success, `${script} failed: ${errors}`);
+  const report = JSON.parse(new TextDecoder().decode(stdout).trim().split("\n").at(-1)!) as T;
+  return { report, stderr: errors };
+}
+
+/** Runs a child script to its end: its last stdout line, parsed, and its stderr. */
+export function runChild<T>(
+  script: string,
+  args: string[],
+  options: ChildOptions,
+): Promise<{ report: T; stderr: string }> {
+  return childReport<T>(script, childCommand(script, args, options).output());
+}
+
+/** Starts a child script that runs until `stop()` creates the file `stopFile`. */
+export function startChild(
+  script: string,
+  stopFile: string,
+  args: string[],
+  options: ChildOptions,
+) {
+  const child = childCommand(script, args, options).spawn();
+  return {
+    /** Asks the child to stop; its last stdout line, parsed. */
+    async stop<T>(): Promise<T> {
+      await Deno.writeTextFile(stopFile, "");
+      return (await childReport<T>(script, child.output())).report;
+    },
+  };
+}

@@ -6,7 +6,7 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { crashContents } from "./_crash_child.ts";
 import { needsRun, sandbox } from "../_helpers.ts";
-import { slowCase } from "./_harness.ts";
+import { childCommand, rootPermissions, slowCase } from "./_harness.ts";
 
 const KILLS = 50;
 
@@ -45,18 +45,8 @@ Deno.test({
       await Deno.writeTextFile(path, a);
       const seen = { a: 0, b: 0, interruptedWrites: 0 };
       for (let kill = 0; kill < KILLS; kill++) {
-        const child = new Deno.Command(Deno.execPath(), {
-          args: [
-            "run",
-            "--quiet",
-            `--allow-read=${box.root}`,
-            `--allow-write=${box.root}`,
-            new URL("./_crash_child.ts", import.meta.url).pathname,
-            box.root,
-            "big.txt",
-          ],
-          stdin: "null",
-          stdout: "piped",
+        const child = childCommand("./_crash_child.ts", [box.root, "big.txt"], {
+          permissions: rootPermissions(box.root),
           stderr: "inherit",
         }).spawn();
         try {

@@ -11,19 +11,22 @@ import {
   assertError,
   assertSameTree,
   cannotRun,
+  childCommand,
   figure,
   granted,
   notSlowRun,
   outsideSnapshot,
+  rootPermissions,
+  runChild,
   sandbox,
   SECRET,
   skipUnless,
+  startChild,
   tempFiles,
 } from "./_harness.ts";
 
 import { readableCopy } from "../_readable_copy.ts";
 
-const here = (name: string) => new URL(name, import.meta.url).pathname;
 const MiB = 1 << 20;
 const uid = granted({ name: "sys", kind: "uid" }) ? Deno.uid() : null;
 const MODES = [
@@ -48,49 +51,15 @@ async function runCalls(
   calls: [string, Record<string, unknown>][],
   config?: Record<string, unknown>,
 ): Promise<{ pinned: boolean; results: CallResult[] }> {
-  const { success, stdout, stderr } = await new Deno.Command(Deno.execPath(), {
-    args: [
-      "run",
-      "--no-config",
-      "--no-prompt",
-      ...permissions,
-      here("./_calls_child.ts"),
-      root,
-      JSON.stringify(calls),
-      ...(config ? [JSON.stringify(config)] : []),
-    ],
-    stdin: "null",
-    stdout: "piped",
-    stderr: "piped",
-  }).output();
-  assert.ok(success, `child failed: ${new TextDecoder().decode(stderr)}`);
-  return JSON.parse(new TextDecoder().decode(stdout).trim().split("\n").at(-1)!);
+  const args = [root, JSON.stringify(calls), ...(config ? [JSON.stringify(config)] : [])];
+  return (await runChild<{ pinned: boolean; results: CallResult[] }>("./_calls_child.ts", args, {
+    permissions,
+  })).report;
 }
 
 /** Starts an attacker child (`script` with `args`) that runs until `stop()`. */
 function startAttacker(script: string, stop: string, args: string[]) {
-  const child = new Deno.Command(Deno.execPath(), {
-    args: [
-      "run",
-      "--no-config",
-      "--no-prompt",
-      "--allow-read",
-      "--allow-write",
-      here(script),
-      ...args,
-    ],
-    stdin: "null",
-    stdout: "piped",
-    stderr: "piped",
-  }).spawn();
-  return {
-    async stop<T>(): Promise<T> {
-      await Deno.writeTextFile(stop, "");
-      const { success, stdout, stderr } = await child.output();
-      assert.ok(success, `${script} failed: ${new TextDecoder().decode(stderr)}`);
-      return JSON.parse(new TextDecoder().decode(stdout).trim().split("\n").at(-1)!);
-    },
-  };
+  return startChild(script, stop, args, { permissions: ["--allow-read", "--allow-write"] });
 }
 
 // --- finding 1 (high): no mode change outside the roots -----------------------------------
@@ -285,27 +254,16 @@ Deno.test({
       { length: 20 },
       () => ["read", { file_path: "growing.log", limit: 3 }],
     );
-    const { success, stdout, stderr } = await new Deno.Command(Deno.execPath(), {
-      args: [
-        "run",
-        "--no-config",
-        "--no-prompt",
-        `--allow-read=${box.root}`,
-        `--allow-write=${box.root}`,
-        here("./_huge_child.ts"),
-        box.root,
-        JSON.stringify(calls),
-      ],
-      stdin: "null",
-      stdout: "piped",
-      stderr: "piped",
-    }).output();
-    const { appended } = await grower.stop<{ appended: number }>();
-    assert.ok(success, new TextDecoder().decode(stderr));
-    const reports = JSON.parse(new TextDecoder().decode(stdout)) as {
-      code: string | null;
-      peakMiB: number;
-    }[];
+    let appended = 0;
+    let reports: { code: string | null; peakMiB: number }[];
+    try {
+      const args = [box.root, JSON.stringify(calls)];
+      reports = (await runChild<typeof reports>("./_huge_child.ts", args, {
+        permissions: rootPermissions(box.root),
+      })).report;
+    } finally {
+      ({ appended } = await grower.stop<{ appended: number }>());
+    }
     assert.ok(appended > 0, "the grower never grew the file");
     for (const report of reports) {
       assert.equal(report.code, null);
@@ -426,25 +384,13 @@ Deno.test({
       ["list", { path: "../outside" }],
     ];
     // No --no-prompt here: the calls themselves must never reach Deno's permission checks.
-    const { success, stdout, stderr } = await new Deno.Command(Deno.execPath(), {
-      args: [
-        "run",
-        "--no-config",
-        `--allow-read=${box.root}`,
-        `--allow-write=${box.root}`,
-        here("./_calls_child.ts"),
-        box.root,
-        JSON.stringify(calls),
-      ],
-      stdin: "null",
-      stdout: "piped",
-      stderr: "piped",
-    }).output();
-    const errors = new TextDecoder().decode(stderr);
-    assert.ok(success, errors);
-    assert.ok(!/prompt|Granted|Denied/i.test(errors), errors);
-    const { results } = JSON.parse(new TextDecoder().decode(stdout).trim().split("\n").at(-1)!);
-    for (const [i, result] of (results as CallResult[]).entries()) {
+    const { report, stderr } = await runChild<{ results: CallResult[] }>(
+      "./_calls_child.ts",
+      [box.root, JSON.stringify(calls)],
+      { permissions: rootPermissions(box.root), prompt: true },
+    );
+    assert.ok(!/prompt|Granted|Denied/i.test(stderr), stderr);
+    for (const [i, result] of report.results.entries()) {
       const [op, args] = calls[i];
       const given = String(args.file_path ?? args.path);
       assert.deepEqual(result, {
@@ -528,18 +474,8 @@ Deno.test({
   async fn() {
     await using box = await sandbox();
     const calls = [["write-big", { file_path: "big.txt", size: 200 * MiB, fill: "killed" }]];
-    const child = new Deno.Command(Deno.execPath(), {
-      args: [
-        "run",
-        "--no-config",
-        "--no-prompt",
-        `--allow-read=${box.root}`,
-        `--allow-write=${box.root}`,
-        here("./_calls_child.ts"),
-        box.root,
-        JSON.stringify(calls),
-      ],
-      stdin: "null",
+    const child = childCommand("./_calls_child.ts", [box.root, JSON.stringify(calls)], {
+      permissions: rootPermissions(box.root),
       stdout: "null",
       stderr: "null",
     }).spawn();

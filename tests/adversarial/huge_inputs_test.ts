@@ -4,7 +4,15 @@
 
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { cannotRun, figure, notSlowRun, sandbox, skipUnless } from "./_harness.ts";
+import {
+  cannotRun,
+  figure,
+  notSlowRun,
+  rootPermissions,
+  runChild,
+  sandbox,
+  skipUnless,
+} from "./_harness.ts";
 
 const GiB = 1 << 30;
 /** Peak resident memory a call may add: far below the files' sizes. */
@@ -18,24 +26,10 @@ interface Report {
   peakMiB: number;
 }
 
-async function runChild(root: string, calls: [string, unknown][]): Promise<Report[]> {
-  const child = new Deno.Command(Deno.execPath(), {
-    args: [
-      "run",
-      "--no-config",
-      `--allow-read=${root}`,
-      `--allow-write=${root}`,
-      new URL("./_huge_child.ts", import.meta.url).pathname,
-      root,
-      JSON.stringify(calls),
-    ],
-    stdout: "piped",
-    stderr: "piped",
-  });
-  const { success, stdout, stderr } = await child.output();
-  const text = new TextDecoder().decode(stdout);
-  assert.ok(success, `child failed: ${new TextDecoder().decode(stderr)}`);
-  return JSON.parse(text.trim().split("\n").at(-1)!);
+async function runCalls(root: string, calls: [string, unknown][]): Promise<Report[]> {
+  const args = [root, JSON.stringify(calls)];
+  const permissions = rootPermissions(root);
+  return (await runChild<Report[]>("./_huge_child.ts", args, { permissions })).report;
 }
 
 /** Writes a 1 GiB file of one line: `a` repeated, then a final newline. */
@@ -75,7 +69,7 @@ Deno.test({
       ["write", { file_path: "sparse.txt", content: "small\n" }],
       ["edit", { file_path: "sparse.txt", old_string: "line 7\n", new_string: "LINE 7\n" }],
     ];
-    const [oneLine, outOfRange, sparseHead, sparseTail, write, edit] = await runChild(
+    const [oneLine, outOfRange, sparseHead, sparseTail, write, edit] = await runCalls(
       box.root,
       calls,
     );

@@ -13,18 +13,19 @@ import {
   figure,
   notSlowRun,
   outsideSnapshot,
+  rootPermissions,
+  runChild,
   sandbox,
   SECRET,
   skipUnless,
   slowCase,
   type SnapshotEntry,
+  startChild,
   tempFiles,
 } from "./_harness.ts";
 
 const ITERATIONS = 1000;
 const MARKER = "only_outside_marker";
-
-const here = (name: string) => new URL(name, import.meta.url).pathname;
 
 interface RaceReport {
   pinned: boolean;
@@ -40,51 +41,21 @@ interface RaceReport {
 /** Starts _swapper.ts swapping each `[path, target]` for a link; waits until it swaps. */
 async function startSwapper(root: string, pairs: [string, string][]) {
   const stop = join(root, "stop"); // inside the root: the outside snapshot must not see it
-  const child = new Deno.Command(Deno.execPath(), {
-    args: [
-      "run",
-      "--no-config",
-      "--allow-read", // Deno.symlink needs unscoped read and write
-      "--allow-write",
-      here("./_swapper.ts"),
-      stop,
-      ...pairs.flat(),
-    ],
-    stdout: "piped",
-    stderr: "piped",
-  }).spawn();
+  // Deno.symlink needs unscoped read and write.
+  const swapper = startChild("./_swapper.ts", stop, [stop, ...pairs.flat()], {
+    permissions: ["--allow-read", "--allow-write"],
+  });
   for (let i = 0; i < 500; i++) {
     if (await Deno.lstat(`${pairs.at(-1)![0]}.link`).then(() => true, () => false)) break;
     await new Promise((resolve) => setTimeout(resolve, 10));
   }
-  return {
-    async stop(): Promise<{ swaps: number }> {
-      await Deno.writeTextFile(stop, "");
-      const { success, stdout, stderr } = await child.output();
-      assert.ok(success, `swapper failed: ${new TextDecoder().decode(stderr)}`);
-      return JSON.parse(new TextDecoder().decode(stdout));
-    },
-  };
+  return { stop: () => swapper.stop<{ swaps: number }>() };
 }
 
 async function runRace(base: string, root: string, pinned: boolean): Promise<RaceReport> {
-  const permissions = pinned ? ["--allow-all"] : [`--allow-read=${base}`, `--allow-write=${base}`];
-  const { success, stdout, stderr } = await new Deno.Command(Deno.execPath(), {
-    args: [
-      "run",
-      "--no-config",
-      ...permissions,
-      here("./_race_child.ts"),
-      root,
-      String(ITERATIONS),
-      SECRET,
-      MARKER,
-    ],
-    stdout: "piped",
-    stderr: "piped",
-  }).output();
-  assert.ok(success, `race child failed: ${new TextDecoder().decode(stderr)}`);
-  return JSON.parse(new TextDecoder().decode(stdout).trim().split("\n").at(-1)!);
+  const permissions = pinned ? ["--allow-all"] : rootPermissions(base);
+  const args = [root, String(ITERATIONS), SECRET, MARKER];
+  return (await runChild<RaceReport>("./_race_child.ts", args, { permissions })).report;
 }
 
 /** Entries that appeared outside, and entries whose type or content changed. */
@@ -177,29 +148,16 @@ async function editors(
   how: "edit" | "write",
   policy: boolean,
 ): Promise<{ landed: string[]; codes: Record<string, number> }[]> {
-  const spawn = (id: string) =>
-    new Deno.Command(Deno.execPath(), {
-      args: [
-        "run",
-        "--no-config",
-        `--allow-read=${root}`,
-        `--allow-write=${root}`,
-        here("./_editor_child.ts"),
-        root,
-        "shared.txt",
-        id,
-        String(EDITS),
-        how,
-        ...(policy ? [] : ["--no-policy"]),
-      ],
-      stdout: "piped",
-      stderr: "piped",
-    }).output();
-  const outputs = await Promise.all([spawn("A"), spawn("B")]);
-  return outputs.map(({ success, stdout, stderr }) => {
-    assert.ok(success, `editor failed: ${new TextDecoder().decode(stderr)}`);
-    return JSON.parse(new TextDecoder().decode(stdout).trim().split("\n").at(-1)!);
-  });
+  const spawn = async (id: string) => {
+    const args = [root, "shared.txt", id, String(EDITS), how, ...(policy ? [] : ["--no-policy"])];
+    const { report } = await runChild<{ landed: string[]; codes: Record<string, number> }>(
+      "./_editor_child.ts",
+      args,
+      { permissions: rootPermissions(root) },
+    );
+    return report;
+  };
+  return await Promise.all([spawn("A"), spawn("B")]);
 }
 
 for (const [how, policy] of [["edit", true], ["write", true], ["edit", false]] as const) {
