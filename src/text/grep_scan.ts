@@ -8,7 +8,7 @@
 
 import { RE2JS } from "npm:re2js@1.3.3";
 import { countNewlines } from "./newlines.ts";
-import { containsBytes, indexOfBytes } from "./byte_search.ts";
+import { indexOfBytes } from "./byte_search.ts";
 import { requiredLiterals } from "./grep_literals.ts";
 
 const LF = 0x0a;
@@ -90,16 +90,22 @@ export function compileGrepPattern(pattern: string, ignoreCase: boolean): GrepPa
 }
 
 /**
- * Whether `bytes` contain every literal of a pattern (`true` when it has none): a block without
- * one of them holds no matching line.
+ * Where a line of `bytes` may first match: the first occurrence of the pattern's `literal` (0
+ * when it has none), or -1 when `bytes` lack one of its literals, so that no line can match.
+ * {@linkcode GrepScanner.feedBytes} starts there instead of searching again.
  *
  * @param bytes The bytes.
  * @param pattern The compiled pattern.
- * @returns `false` when no line of `bytes` can match.
+ * @returns The index, or -1.
  */
-export function mayMatchBytes(bytes: Uint8Array, pattern: GrepPattern): boolean {
-  for (const literal of pattern.literals) if (!containsBytes(bytes, literal)) return false;
-  return true;
+export function firstCandidate(bytes: Uint8Array, pattern: GrepPattern): number {
+  let first = 0;
+  for (const [i, literal] of pattern.literals.entries()) {
+    const at = indexOfBytes(bytes, literal, 0);
+    if (at === -1) return -1;
+    if (i === 0) first = at; // `literals[0]` is `literal`
+  }
+  return first;
 }
 
 /** A line `grep` keeps for rendering. */
@@ -187,9 +193,11 @@ export class GrepScanner {
    * only counted. Returns `false` (nothing fed) otherwise: then the caller decodes and feeds.
    *
    * @param bytes The lines: ending just after a `\n`, or at the end of the file.
+   * @param firstAt The first occurrence of the pattern's literal in `bytes`, when the caller
+   *   has found it already ({@linkcode firstCandidate}).
    * @returns Whether the bytes were fed.
    */
-  feedBytes(bytes: Uint8Array): boolean {
+  feedBytes(bytes: Uint8Array, firstAt?: number): boolean {
     const literal = this.#pattern.literal;
     if (this.#context !== 0 || literal === null || this.#pattern.needle === null) return false;
     if (this.#first && bytes.length === 3 && bytes[0] === 0xef && bytes[1] === 0xbb) {
@@ -200,7 +208,7 @@ export class GrepScanner {
     }
     let pos = 0; // the start of the first line not yet counted
     for (
-      let at = indexOfBytes(bytes, literal, 0);
+      let at = firstAt ?? indexOfBytes(bytes, literal, 0);
       at !== -1;
       at = indexOfBytes(bytes, literal, pos)
     ) {

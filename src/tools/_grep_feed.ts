@@ -6,7 +6,7 @@ import { FsError } from "../fs_error.ts";
 import type { FsTarget } from "../provider/fs_provider.ts";
 import { concatBytes } from "../text/bytes.ts";
 import { countNewlines } from "../text/newlines.ts";
-import { type GrepPattern, type GrepScanner, mayMatchBytes } from "../text/grep_scan.ts";
+import { firstCandidate, type GrepPattern, type GrepScanner } from "../text/grep_scan.ts";
 import { looksBinary, type ToolEnv } from "./_context.ts";
 import { pause } from "./_search_walk.ts";
 
@@ -148,7 +148,8 @@ class BlockFeeder {
   feed(bytes: Uint8Array, final: boolean): void {
     const { scanner, pattern, context } = this;
     const first = this.#blocks++ === 0;
-    if (context === 0 && !mayMatchBytes(bytes, pattern)) {
+    const firstAt = context === 0 ? firstCandidate(bytes, pattern) : 0;
+    if (firstAt === -1) {
       this.#flush();
       if (final) return;
       // The first block is kept (the chunk may be a reused buffer) and counted only if a later
@@ -160,7 +161,9 @@ class BlockFeeder {
     }
     this.#flush();
     this.#checkHead();
-    if (!scanner.feedBytes(bytes)) scanner.feed(decoder.decode(bytes));
+    if (!scanner.feedBytes(bytes, context === 0 ? firstAt : undefined)) {
+      scanner.feed(decoder.decode(bytes));
+    }
   }
 
   /**
