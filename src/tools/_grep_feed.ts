@@ -3,7 +3,7 @@
 // file refused. Private to src/tools.
 
 import { FsError } from "../fs_error.ts";
-import type { FsTarget } from "../provider/fs_provider.ts";
+import type { FsStat, FsTarget } from "../provider/fs_provider.ts";
 import { concatBytes } from "../text/bytes.ts";
 import { countNewlines } from "../text/newlines.ts";
 import { firstCandidate, type GrepPattern, type GrepScanner } from "../text/grep_scan.ts";
@@ -23,7 +23,8 @@ const LF = 0x0a;
 
 /**
  * Feeds one file to a scanner: a small file whole, a large one streamed in blocks cut at line
- * ends (bounded memory). Throws `FS_BINARY` for a binary file.
+ * ends (bounded memory). Throws `FS_BINARY` for a binary file. `known`: the file's stat when the
+ * caller has it already (a file named directly), so it is not asked for again.
  */
 export async function scanFile(
   env: ToolEnv,
@@ -32,6 +33,7 @@ export async function scanFile(
   pattern: GrepPattern,
   context: number,
   single: boolean,
+  known?: FsStat,
 ): Promise<void> {
   const { signal } = env;
   const fast = env.fs.searchChunks;
@@ -46,7 +48,7 @@ export async function scanFile(
     await scanChunks(chunks, scanner, pattern, context, true, !single);
     return;
   }
-  const stat = await env.fs.stat(target, { signal });
+  const stat = known ?? await env.fs.stat(target, { signal });
   if (!stat || stat.type !== "file") throw new FsError("FS_NOT_REGULAR_FILE");
   if (stat.size !== null && stat.size < env.config.readStreamMinSize) {
     const { bytes } = await env.fs.readText(target, { signal });

@@ -112,7 +112,8 @@ async function runGrep(
     if (signal?.aborted) throw new FsError("FS_ABORTED");
     const scanner = new GrepScanner({ pattern: request.compiled, context: request.context, keep });
     try {
-      await scanFile(env, file.target, scanner, request.compiled, request.context, single);
+      const known = single ? stat : undefined;
+      await scanFile(env, file.target, scanner, request.compiled, request.context, single, known);
     } catch (error) {
       if (signal?.aborted) throw new FsError("FS_ABORTED");
       if (single) throw error;
