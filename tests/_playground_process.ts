@@ -1,6 +1,16 @@
 // The playground as a child process, for the tests that start it: runs a Deno command until it
 // prints `toolfs playground: <url>` or exits, keeping everything it printed.
 
+/** The permissions `playground/server/main.ts` runs with (as `deno task playground` grants). */
+export const PLAYGROUND_PERMISSIONS: readonly string[] = [
+  "--allow-read",
+  "--allow-write",
+  "--allow-env",
+  "--allow-net=127.0.0.1",
+  "--allow-run",
+  "--allow-sys",
+];
+
 /** A playground process that printed its URL, or exited first. */
 export interface StartedPlayground {
   /** Everything printed on stdout and stderr so far. */

@@ -11,6 +11,11 @@ import { join } from "node:path";
 import { createFsTools, LocalFileSystem, systemPrompt } from "../mod.ts";
 import { toAnthropicTools, toOpenAITools } from "../formats.ts";
 import { FIXTURES_DIR } from "../playground/server/workspace.ts";
+import {
+  PLAYGROUND_PERMISSIONS,
+  type StartedPlayground,
+  startPlayground,
+} from "./_playground_process.ts";
 
 const CHROMIUM = "/usr/bin/chromium";
 const REPO = fileURLToPath(new URL("../", import.meta.url));
@@ -41,64 +46,16 @@ function skipReason(): string | undefined {
 const skip = skipReason();
 if (skip) console.warn(`%cskipping the playground browser test: ${skip}`, "color: yellow");
 
-/** Starts `playground/server/main.ts --port 0` and waits for the URL it prints. */
-async function startServer(): Promise<{ url: string; stop: () => Promise<void> }> {
-  const child = new Deno.Command(Deno.execPath(), {
-    args: [
-      "run",
-      "--allow-read",
-      "--allow-write",
-      "--allow-env",
-      "--allow-net=127.0.0.1",
-      "--allow-run",
-      "--allow-sys",
-      MAIN,
-      "--port",
-      "0",
-    ],
+/** Starts `playground/server/main.ts --port 0` (building the UI) and waits for its URL. */
+async function startServer(): Promise<StartedPlayground & { url: string }> {
+  const server = await startPlayground(["run", ...PLAYGROUND_PERMISSIONS, MAIN, "--port", "0"], {
     cwd: REPO,
-    stdout: "piped",
-    stderr: "piped",
-  }).spawn();
-  let log = "";
-  let resolveUrl: (url: string) => void;
-  const url = new Promise<string>((resolve) => (resolveUrl = resolve));
-  async function drain(stream: ReadableStream<Uint8Array>): Promise<void> {
-    for await (const text of stream.pipeThrough(new TextDecoderStream())) {
-      log += text;
-      const found = /toolfs playground: (http:\/\/127\.0\.0\.1:\d+\/\?token=[A-Za-z0-9_-]+)/.exec(
-        log,
-      );
-      if (found) resolveUrl(found[1]);
-    }
-  }
-  const drained = Promise.all([drain(child.stdout), drain(child.stderr)]);
-  const exited = child.status.then((status) => {
-    throw new Error(`the server exited (${status.code}) before it listened:\n${log}`);
   });
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`the server did not start:\n${log}`)), 180_000);
-  });
-  try {
-    const found = await Promise.race([url, exited, timeout]);
-    exited.catch(() => {});
-    return {
-      url: found,
-      async stop() {
-        child.kill("SIGTERM");
-        await child.status;
-        await drained;
-      },
-    };
-  } catch (error) {
-    child.kill("SIGKILL");
-    await child.status;
-    await drained;
-    throw error;
-  } finally {
-    clearTimeout(timer);
+  const { url } = server;
+  if (url === undefined) {
+    throw new Error(`the server exited (${server.code}) before it listened:\n${server.output}`);
   }
+  return Object.assign(server, { url });
 }
 
 function library() {

@@ -10,7 +10,11 @@ import {
 } from "node:assert/strict";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { type StartedPlayground, startPlayground } from "./_playground_process.ts";
+import {
+  PLAYGROUND_PERMISSIONS,
+  type StartedPlayground,
+  startPlayground,
+} from "./_playground_process.ts";
 
 const MAIN = fileURLToPath(new URL("../playground/server/main.ts", import.meta.url));
 const SKIP =
@@ -25,12 +29,7 @@ function start(args: string[], env: Record<string, string> = {}): Promise<Starte
   return startPlayground([
     "run",
     "--no-prompt",
-    "--allow-read",
-    "--allow-write",
-    "--allow-env",
-    "--allow-net=127.0.0.1",
-    "--allow-run",
-    "--allow-sys",
+    ...PLAYGROUND_PERMISSIONS,
     MAIN,
     "--port",
     "0",
