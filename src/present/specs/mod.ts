@@ -54,3 +54,11 @@ export const DEFAULT_TOOLS: readonly FsToolName[] = Object.freeze(
 export function isToolName(name: unknown): name is FsToolName {
   return typeof name === "string" && Object.hasOwn(SPECS, name);
 }
+
+/**
+ * The tools the MCP server and the CLI serve when not told otherwise (`--tools`): every tool
+ * but `patch` (C15.1).
+ */
+export const SERVED_TOOLS: readonly FsToolName[] = Object.freeze(
+  TOOL_NAMES.filter((name) => (name as string) !== "patch"),
+);
