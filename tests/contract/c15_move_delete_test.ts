@@ -382,3 +382,21 @@ Deno.test("C7.2 a delete waiting for another holder's lock stops promptly on abo
   assert.deepEqual(outcome(box, result), ['Error: cannot delete "a.txt": aborted', "FS_ABORTED"]);
   assert.equal(await box.read("a.txt"), "a\n");
 });
+
+Deno.test("C8/C15 presentCall for move and delete: kinds move and delete, both paths located", () => {
+  const fs = new LocalFileSystem({ roots: [Deno.cwd()] });
+  const tools = createFsTools({ fs, tools: ALL });
+  const cwd = tools.cwd;
+  assert.deepEqual(tools.presentCall("move", { source_path: "a.ts", destination_path: "b/a.ts" }), {
+    title: "Move a.ts to b/a.ts",
+    kind: "move",
+    locations: [{ path: `${cwd}/a.ts` }, { path: `${cwd}/b/a.ts` }],
+  });
+  assert.deepEqual(tools.presentCall("delete", { path: "build", recursive: true }), {
+    title: "Delete build",
+    kind: "delete",
+    rawInput: { recursive: true },
+    locations: [{ path: `${cwd}/build` }],
+  });
+  assert.deepEqual(tools.presentCall("delete", {}), { title: "Delete", kind: "delete" });
+});
