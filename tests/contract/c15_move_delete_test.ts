@@ -400,3 +400,13 @@ Deno.test("C8/C15 presentCall for move and delete: kinds move and delete, both p
   });
   assert.deepEqual(tools.presentCall("delete", {}), { title: "Delete", kind: "delete" });
 });
+
+Deno.test("C15.3 a tree of more files than are kept locked at once is deleted whole [local]", async () => {
+  const files = Object.fromEntries(
+    Array.from({ length: 600 }, (_, i) => [`big/f${i}.txt`, `${i}\n`]),
+  );
+  await using box = await sandbox("local", files, { ...WITH, policy: false });
+  const result = await box.run("delete", { path: "big", recursive: true });
+  assert.equal(result.content, "Deleted big (600 files, 1 directory)");
+  assert.equal(await box.read("big/f599.txt"), null);
+});
