@@ -410,3 +410,12 @@ Deno.test("C15.3 a tree of more files than are kept locked at once is deleted wh
   assert.equal(result.content, "Deleted big (600 files, 1 directory)");
   assert.equal(await box.read("big/f599.txt"), null);
 });
+
+forEachProvider("C15.2 a move onto a root is refused as an existing destination", {
+  "a.txt": "a\n",
+}, async (box) => {
+  assert.deepEqual(await run(box, "move", { source_path: "a.txt", destination_path: "." }), [
+    'Error: cannot move "a.txt" to ".": the destination exists',
+    "FS_EXISTS",
+  ]);
+}, WITH);
