@@ -15,8 +15,6 @@ export const SEARCH_MESSAGES = {
   pattern: "pattern must be a non-empty string",
   globWhenGiven: "glob must be a non-empty string when given",
   ignoreCase: "ignore_case must be a boolean when given",
-  outputMode: 'output_mode must be one of "content", "files_with_matches", "count"',
-  context: "context must be an integer from 0 to 10",
   offset: "offset must be a positive integer",
   sort: 'sort must be one of "path", "size", "modified"',
   patternList: "pattern must be a non-empty string or an array of 1 to 20 non-empty strings",
@@ -32,6 +30,26 @@ export const SEARCH_MESSAGES = {
  */
 export function unsupportedPatternMessage(construct: string): string {
   return `invalid pattern: ${construct} is not supported (RE2 syntax: no look-around, no back-references, repeat counts up to 1000)`;
+}
+
+/**
+ * The message for an `output_mode` that is not one of the modes (C11).
+ *
+ * @param modes The modes, from grep's spec.
+ * @returns `output_mode must be one of "content", …`.
+ */
+export function grepOutputModeMessage(modes: readonly string[]): string {
+  return `output_mode must be one of ${modes.map((m) => JSON.stringify(m)).join(", ")}`;
+}
+
+/**
+ * The message for a `context` out of range (C11).
+ *
+ * @param max The most context lines, from grep's spec.
+ * @returns `context must be an integer from 0 to <max>`.
+ */
+export function grepContextMessage(max: number): string {
+  return `context must be an integer from 0 to ${max}`;
 }
 
 /**
