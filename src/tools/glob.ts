@@ -20,8 +20,9 @@ import { resolveIn, type Tool, type ToolEnv, type ToolSuccess } from "./_context
 import { type SearchFile, walkFiles } from "./_search_walk.ts";
 
 import type { GlobValue } from "../types.ts";
+import { GLOB_SORTS } from "../present/specs/glob.ts";
 
-const ORDERS: readonly GlobOrder[] = ["path", "size", "modified"];
+const ORDERS: readonly GlobOrder[] = GLOB_SORTS;
 
 /** Validated `glob` arguments. */
 export interface GlobRequest {
