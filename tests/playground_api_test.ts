@@ -376,7 +376,10 @@ Deno.test("playground prompt cost is the one definition deno task tokens uses", 
   assertEquals(body.tools, definitions);
   const fs = new LocalFileSystem({ roots: [{ path: FIXTURES_DIR, write: false }] });
   const library = createFsTools({ fs }).definitions;
-  assertEquals(body.systemPrompt, systemPrompt(library));
+  // C13.5 / issue 21: the System prompt view carries the workspace section by default.
+  const served = new LocalFileSystem({ roots: t.workspace.roots });
+  assertEquals(body.systemPrompt, systemPrompt(library, { roots: served.roots }));
+  assert(body.systemPrompt.includes("\n\nThe workspace is "), body.systemPrompt);
   assertEquals(body.wire["openai-chat"], JSON.stringify(toOpenAITools(library)));
   assertEquals(
     body.wire["openai-responses-strict"],

@@ -7,8 +7,17 @@
 
 import { renderName } from "./names.ts";
 import { truncateLine } from "./read_render.ts";
-import { plural, renderView } from "./_view.ts";
-import { utf8Length } from "../text/utf8.ts";
+import { plural } from "./_view.ts";
+import {
+  Budget,
+  continueAt,
+  envelope,
+  pathLines,
+  type SearchView,
+  type SearchWindow,
+} from "./_search_view.ts";
+
+export type { SearchView, SearchWindow } from "./_search_view.ts";
 
 /** Validation messages of C10 and C11 (`path`'s are `VALIDATION_MESSAGES`'), in the order they are checked. */
 export const SEARCH_MESSAGES = {
@@ -60,150 +69,6 @@ export function grepContextMessage(max: number): string {
  */
 export function invalidPatternMessage(engineMessage: string): string {
   return `invalid pattern: ${engineMessage}`;
-}
-
-function envelope(displayPath: string, type: string, body: string[], footer: string): string {
-  return renderView(displayPath, type, body.length ? body.join("\n") + "\n" : "", footer);
-}
-
-/** Lines under a byte budget: each counts its UTF-8 bytes plus one for its `\n` (C9.8). */
-class Budget {
-  #left: number;
-  constructor(maxBytes: number) {
-    this.#left = maxBytes;
-  }
-  /** Takes the lines if all fit; else takes nothing. */
-  take(...lines: string[]): boolean {
-    let cost = 0;
-    for (const line of lines) cost += utf8Length(line) + 1;
-    if (cost > this.#left) return false;
-    this.#left -= cost;
-    return true;
-  }
-}
-
-/** A list of paths as rendered: the view and how many paths it shows. */
-export interface SearchView {
-  /** The exact text. */
-  text: string;
-  /** How many items (paths, or matching lines in `content` mode) the view shows. */
-  shown: number;
-}
-
-/** The orders of `glob` (C10). */
-export type GlobOrder = "path" | "size" | "modified";
-
-const ORDER_WORDS: Readonly<Record<GlobOrder, string>> = {
-  path: "in path order",
-  size: "largest first",
-  modified: "newest first",
-};
-
-/**
- * A file size as `glob` shows it when sorted by size (C10): `<n> B` below 1024 bytes, else one
- * decimal and `KiB`, `MiB` or `GiB` (1024-based).
- *
- * @param bytes The size in bytes.
- * @returns The size text.
- *
- * @example
- * ```ts
- * import { equal } from "node:assert/strict";
- * import { formatSize } from "./search_render.ts";
- *
- * equal(formatSize(264249), "258.1 KiB");
- * ```
- */
-export function formatSize(bytes: number): string {
-  if (bytes < 1024) return `${bytes} B`;
-  const units = ["KiB", "MiB", "GiB"];
-  let value = bytes / 1024;
-  let unit = 0;
-  while (unit < units.length - 1 && Number(value.toFixed(1)) >= 1024) {
-    value /= 1024;
-    unit++;
-  }
-  return `${value.toFixed(1)} ${units[unit]}`;
-}
-
-/** A window of a search's results: where it starts and the caps on it. */
-export interface SearchWindow {
-  /** The first item to show, 1-based (C10, C11 `offset`). */
-  offset: number;
-  /** Items shown at most (`globMaxFiles`, or `grepMaxMatches` in `content` mode). */
-  max: number;
-  /** `readMaxBytes`. */
-  maxBytes: number;
-}
-
-/**
- * Renders a `glob` result (C10): the files from `window.offset` on, in the order given.
- *
- * @param displayPath The search directory's display path.
- * @param pattern The pattern as given (string or array).
- * @param files Every matching file's display path (and size when sorted by size), in order.
- * @param order The order the files come in.
- * @param window The offset, `globMaxFiles` and `readMaxBytes`.
- * @returns The view.
- */
-export function renderGlob(
-  displayPath: string,
-  pattern: string | readonly string[],
-  files: readonly { path: string; size?: number }[],
-  order: GlobOrder,
-  window: SearchWindow,
-): SearchView {
-  const p = JSON.stringify(pattern);
-  const lines = files.slice(window.offset - 1).map((f) =>
-    order === "size" ? `${renderName(f.path)} (${formatSize(f.size ?? 0)})` : renderName(f.path)
-  );
-  const body = pathLines(lines, window.max, window.maxBytes);
-  const n = files.length;
-  let footer: string;
-  if (n === 0) footer = `(No files match ${p})`;
-  else if (window.offset === 1 && body.length === n) {
-    footer = `(${plural(n, "file matches", "files match")} ${p})`;
-  } else {
-    const a = window.offset;
-    const b = a + body.length - 1;
-    footer = `(Showing files ${a}-${b} of ${n} matching ${p}, ${ORDER_WORDS[order]}.${
-      continueAt(b, n)
-    })`;
-  }
-  return { text: envelope(displayPath, "glob", body, footer), shown: body.length };
-}
-
-/** ` Use offset=<b+1> to continue.` while items remain after `b`, else nothing. */
-function continueAt(b: number, total: number): string {
-  return b < total ? ` Use offset=${b + 1} to continue.` : "";
-}
-
-/**
- * The message for an offset past the last file of a `glob` (C10).
- *
- * @param offset The offset given.
- * @param total The matching files.
- * @param pattern The pattern as given.
- * @returns The message.
- */
-export function globOffsetMessage(
-  offset: number,
-  total: number,
-  pattern: string | readonly string[],
-): string {
-  return `offset ${offset} is out of range (${plural(total, "file matches", "files match")} ${
-    JSON.stringify(pattern)
-  })`;
-}
-
-function pathLines(lines: readonly string[], max: number, maxBytes: number): string[] {
-  const budget = new Budget(maxBytes);
-  const out: string[] = [];
-  for (const line of lines) {
-    if (out.length >= max || !budget.take(line)) break;
-    out.push(line);
-  }
-  return out;
 }
 
 /** One file's kept lines for the `content` mode. */

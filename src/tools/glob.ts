@@ -7,12 +7,8 @@
 
 import { FsError } from "../fs_error.ts";
 import { displayPath } from "../provider/roots.ts";
-import {
-  globOffsetMessage,
-  type GlobOrder,
-  renderGlob,
-  SEARCH_MESSAGES,
-} from "../render/search_render.ts";
+import { globOffsetMessage, type GlobOrder, renderGlob } from "../render/glob_render.ts";
+import { SEARCH_MESSAGES } from "../render/search_render.ts";
 import { compileGlobSet, type GlobSet } from "../text/glob_set.ts";
 import { invalid, isPositiveInteger, optional, optionalString, requireGlobs } from "./_args.ts";
 import { VALIDATION_MESSAGES } from "../render/errors.ts";
