@@ -52,8 +52,12 @@ export function compileGlobSet(patterns: string | readonly string[]): GlobSet {
   };
 }
 
-/** A pattern with its leading `/`s dropped: relative to the search directory. */
+/**
+ * A pattern with a leading `/` read as the search directory: anchored there (`/*.ts` is only the
+ * search directory's own `.ts` files, as in `.gitignore`).
+ */
 function relativeOf(pattern: string): string {
+  if (!pattern.startsWith("/")) return pattern;
   const trimmed = pattern.replace(/^\/+/, "");
-  return trimmed === "" ? "**" : trimmed;
+  return trimmed === "" ? "**" : `./${trimmed}`;
 }
