@@ -546,7 +546,7 @@ async function searchRows(inputs: Inputs): Promise<void> {
     `glob "**/*.ts", ${facts}`,
     await pair(
       "glob **/*.ts",
-      () => tools.execute("glob", { pattern: "**/*.ts" }).then(expect("Showing files 1-")),
+      () => tools.execute("glob", { pattern: "**/*.ts" }).then(expect('"**/*.ts")')),
       rg(["--files", "-g", "**/*.ts"]),
     ),
     "rg --files -g",
