@@ -37,6 +37,7 @@ import {
 } from "@modelcontextprotocol/server";
 import {
   createFsTools,
+  type FsToolName,
   type FsTools,
   type FsToolsConfig,
   LocalFileSystem,
@@ -47,6 +48,7 @@ import {
 import { toMcpCallResult, toMcpTools } from "./formats.ts";
 import { LineTransport } from "./src/mcp/line_transport.ts";
 import { toolDefinitions } from "./src/tools/tools.ts";
+import { SERVED_TOOLS } from "./src/present/specs/mod.ts";
 import type { RootAccess } from "./src/types.ts";
 import { clientRootPaths, rootsInForce, type RootsSource } from "./src/mcp/roots.ts";
 import { generateToken, guardRequest, isLoopback, parseListen } from "./src/mcp/http_guard.ts";
@@ -57,7 +59,7 @@ import {
   rootsInForceLine,
 } from "./src/render/mcp_render.ts";
 
-export type { FsToolsConfig, RootSpec } from "./mod.ts";
+export type { FsToolName, FsToolsConfig, RootSpec } from "./mod.ts";
 
 /** The server's name in the MCP `initialize` handshake. */
 export const MCP_SERVER_NAME = "toolfs";
@@ -98,6 +100,11 @@ export interface McpServerOptions {
   policy?: boolean;
   /** Overrides of the caps (C2). */
   config?: Partial<FsToolsConfig>;
+  /**
+   * The tools to serve (C15.1).
+   * @default {every tool but patch}
+   */
+  tools?: readonly FsToolName[];
   /**
    * Where the server reports the roots in force and other events, one line each.
    * @default {console.error}
@@ -324,7 +331,10 @@ class Workspace {
     } else {
       this.cli = [];
     }
-    this.definitions = toolDefinitions({ config: options.config });
+    this.definitions = toolDefinitions({
+      config: options.config,
+      tools: options.tools ?? SERVED_TOOLS,
+    });
   }
 
   /** The tools on the given roots, or `null` when none of them can be used. */
@@ -360,6 +370,7 @@ class Workspace {
       cwd: fromCli ? this.options.cwd : undefined,
       policy: this.policy,
       config: this.options.config,
+      tools: this.options.tools ?? SERVED_TOOLS,
     });
   }
 }
@@ -487,6 +498,7 @@ used (MCP roots capability); with some, only client roots inside them.
 options:
   --read-only <dir>      add a root that is listed and read, never written
   --structured           also send structuredContent and outputSchema
+  --tools <names>        the tools to serve, comma-separated (default: every tool but patch)
   --http [host:]port     serve Streamable HTTP at http://host:port/mcp (host 127.0.0.1 by default;
                          needs --allow-net=host:port); the bearer token is TOOLFS_MCP_TOKEN
                          (--allow-env=TOOLFS_MCP_TOKEN) or a fresh one printed to stderr
@@ -498,6 +510,7 @@ options:
 interface Cli {
   roots: RootSpec[];
   structured: boolean;
+  tools?: FsToolName[];
   http?: string;
   noAuth: boolean;
   allowHosts: string[];
@@ -514,6 +527,7 @@ function parseCli(args: string[], base: string | undefined): Cli | { problem: st
       options: {
         "read-only": { type: "string", multiple: true },
         structured: { type: "boolean" },
+        tools: { type: "string" },
         http: { type: "string" },
         "no-auth": { type: "boolean" },
         "allow-host": { type: "string", multiple: true },
@@ -535,8 +549,17 @@ function parseCli(args: string[], base: string | undefined): Cli | { problem: st
   if (parsed.values["no-auth"] && parsed.values.http === undefined) {
     return { problem: "--no-auth applies only with --http" };
   }
+  const tools = parsed.values.tools?.split(",").map((name) => name.trim()) as FsToolName[];
+  if (tools) {
+    try {
+      toolDefinitions({ tools });
+    } catch (error) {
+      return { problem: `--tools: ${message(error)}` };
+    }
+  }
   return {
     roots,
+    tools,
     structured: parsed.values.structured === true,
     http: parsed.values.http,
     noAuth: parsed.values["no-auth"] === true,
@@ -581,6 +604,7 @@ async function main(args: string[]): Promise<void> {
         ...address,
         token,
         structured: parsed.structured,
+        tools: parsed.tools,
         allowedHosts: parsed.allowHosts,
       });
       console.error(
@@ -593,7 +617,10 @@ async function main(args: string[]): Promise<void> {
       );
       serving = http;
     } else {
-      serving = await serveStdio(parsed.roots, { structured: parsed.structured });
+      serving = await serveStdio(parsed.roots, {
+        structured: parsed.structured,
+        tools: parsed.tools,
+      });
     }
   } catch (error) {
     console.error(`toolfs mcp: ${message(error)}`);

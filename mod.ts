@@ -61,6 +61,9 @@ export type { FsProvider } from "./src/provider/fs_provider.ts";
 export { FS_ERROR_CODES, FsError, type FsErrorCode, type FsErrorOptions } from "./src/fs_error.ts";
 export { DEFAULT_CONFIG, type FsToolsConfig } from "./src/config.ts";
 export {
+  type FsDeleteCondition,
+  type FsEntryIntent,
+  type FsEntryPath,
   type FsIntent,
   type FsObservation,
   type FsPolicy,
@@ -68,6 +71,7 @@ export {
   ReadBeforeWritePolicy,
 } from "./src/policy/read_before_write.ts";
 export type {
+  DeleteValue,
   EditValue,
   FsToolDefinition,
   FsToolName,
@@ -77,6 +81,7 @@ export type {
   GrepValue,
   ListTotals,
   ListValue,
+  MoveValue,
   ReadLine,
   ReadValue,
   ToolInputSchema,

@@ -58,8 +58,11 @@ export interface ReadLine {
   text: string;
 }
 
-/** The name of one of the tools (C9.1: glob and grep after edit). */
-export type FsToolName = "list" | "read" | "write" | "edit" | "glob" | "grep";
+/**
+ * The name of one of the tools (C9.1: glob and grep after edit; C15.1: move and delete after
+ * them, opt-in).
+ */
+export type FsToolName = "list" | "read" | "write" | "edit" | "glob" | "grep" | "move" | "delete";
 
 /** A JSON Schema object for a tool's input. */
 export interface ToolInputSchema {
@@ -155,6 +158,28 @@ export interface GrepValue {
   totalFiles: number;
 }
 
+/** The structured value of a `move` (C15.2). */
+export interface MoveValue {
+  /** The source's absolute lexical path. */
+  from: string;
+  /** The destination's absolute lexical path. */
+  to: string;
+  /** What was moved (a symbolic link is `other`). */
+  type: FsEntryType;
+}
+
+/** The structured value of a `delete` (C15.3). */
+export interface DeleteValue {
+  /** The absolute lexical path. */
+  path: string;
+  /** What was deleted (a symbolic link is `other`). */
+  type: FsEntryType;
+  /** Files removed (symbolic links and other entries count as files). */
+  files: number;
+  /** Directories removed, the named one included. */
+  directories: number;
+}
+
 /** Any tool's structured value. */
 export type FsToolValue =
   | ListValue
@@ -162,7 +187,9 @@ export type FsToolValue =
   | WriteValue
   | EditValue
   | GlobValue
-  | GrepValue;
+  | GrepValue
+  | MoveValue
+  | DeleteValue;
 
 /** What `execute` resolves to. Never a thrown error for a tool-level failure. */
 export interface FsToolResult<V = FsToolValue> {

@@ -24,6 +24,8 @@ export interface CliRun {
   session?: string;
   /** `--no-policy`: writes and edits are unconditional. */
   policy: boolean;
+  /** `--tools NAMES`: the tools to offer, when given (C15.1). */
+  tools?: string[];
   /** The tool name. */
   tool: string;
   /** The tokens after the tool name: its arguments, for {@linkcode parseToolArgs}. */
@@ -52,7 +54,8 @@ export function cliUsage(definitions: readonly FsToolDefinition[]): string {
     return `  ${[d.name, ...props].join(" ").padEnd(44)} ${d.description}`;
   }).join("\n");
   return `usage: toolfs [--root DIR]... [--read-only DIR]... [--config JSON] [--session FILE]
-              [--no-policy] [--json] [--tokens] <tool> [JSON | ARG... | --name value...]
+              [--tools NAMES] [--no-policy] [--json] [--tokens]
+              <tool> [JSON | ARG... | --name value...]
 
 Runs one toolfs tool and prints exactly the text the model would see.
 
@@ -66,6 +69,7 @@ options:
   --config JSON     caps, e.g. '{"readLimit":200}'
   --session FILE    keep read observations in FILE between runs, so a later write or edit
                     of a file read earlier is allowed
+  --tools NAMES     the tools to offer, comma-separated; default: every tool but patch
   --no-policy       writes and edits need no earlier read
   --json            print the whole result (content, isError, value or error) as JSON
   --tokens          print the text's token counts (DeepSeek V3, o200k) on stderr
@@ -79,7 +83,7 @@ exit status: 0 the tool succeeded, 1 the tool failed (its Error: text is printed
 2 the tool did not run (usage, options, roots, session file).`;
 }
 
-const VALUE_OPTIONS = new Set(["root", "read-only", "config", "session"]);
+const VALUE_OPTIONS = new Set(["root", "read-only", "config", "session", "tools"]);
 const FLAG_OPTIONS = new Set(["json", "tokens", "no-policy", "help"]);
 
 /**
@@ -128,6 +132,8 @@ export function parseCli(argv: readonly string[]): CliCommand {
     if (name === "root" || name === "read-only") {
       if (value === "") return { kind: "usage", problem: `option --${name} needs a directory` };
       run.roots.push({ path: value, write: name === "root" });
+    } else if (name === "tools") {
+      run.tools = value.split(",").map((tool) => tool.trim());
     } else if (name === "session") {
       if (value === "") return { kind: "usage", problem: "option --session needs a file" };
       run.session = value;

@@ -7,10 +7,12 @@
  */
 
 import type { FsToolName } from "../../types.ts";
+import { DELETE_SPEC } from "./delete.ts";
 import { EDIT_SPEC } from "./edit.ts";
 import { GLOB_SPEC } from "./glob.ts";
 import { GREP_SPEC } from "./grep.ts";
 import { LIST_SPEC } from "./list.ts";
+import { MOVE_SPEC } from "./move.ts";
 import { READ_SPEC } from "./read.ts";
 import type { ToolSpec } from "./spec.ts";
 import { WRITE_SPEC } from "./write.ts";
@@ -26,6 +28,8 @@ export const SPECS: Readonly<Record<FsToolName, ToolSpec>> = Object.freeze({
   edit: EDIT_SPEC,
   glob: GLOB_SPEC,
   grep: GREP_SPEC,
+  move: MOVE_SPEC,
+  delete: DELETE_SPEC,
 });
 
 /** Every tool name, in the canonical order. */
@@ -33,8 +37,13 @@ export const TOOL_NAMES: readonly FsToolName[] = Object.freeze(
   Object.keys(SPECS) as FsToolName[],
 );
 
-/** The tools `createFsTools` gives when none are named (C9.1). */
-export const DEFAULT_TOOLS: readonly FsToolName[] = TOOL_NAMES;
+/**
+ * The tools `createFsTools` gives when none are named (C9.1): `move` and `delete` are opt-in
+ * (C15.1), so a default prompt keeps its bytes.
+ */
+export const DEFAULT_TOOLS: readonly FsToolName[] = Object.freeze(
+  TOOL_NAMES.filter((name) => name !== "move" && name !== "delete"),
+);
 
 /**
  * Whether a name is one of the tools.
@@ -45,3 +54,11 @@ export const DEFAULT_TOOLS: readonly FsToolName[] = TOOL_NAMES;
 export function isToolName(name: unknown): name is FsToolName {
   return typeof name === "string" && Object.hasOwn(SPECS, name);
 }
+
+/**
+ * The tools the MCP server and the CLI serve when not told otherwise (`--tools`): every tool
+ * but `patch` (C15.1).
+ */
+export const SERVED_TOOLS: readonly FsToolName[] = Object.freeze(
+  TOOL_NAMES.filter((name) => (name as string) !== "patch"),
+);
