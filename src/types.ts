@@ -59,7 +59,7 @@ export interface ReadLine {
 }
 
 /** The name of one of the tools (C9.1: glob and grep after edit). */
-export type FsToolName = "list" | "read" | "write" | "edit" | "glob" | "grep";
+export type FsToolName = "list" | "read" | "write" | "edit" | "glob" | "grep" | "patch";
 
 /** A JSON Schema object for a tool's input. */
 export interface ToolInputSchema {
@@ -155,6 +155,22 @@ export interface GrepValue {
   totalFiles: number;
 }
 
+/** One operation a `patch` applied (C16). */
+export interface PatchOperationValue {
+  /** `add`, `update` (a move is an update with `movedTo`) or `delete`. */
+  kind: "add" | "update" | "delete";
+  /** The file's absolute lexical path. */
+  path: string;
+  /** Where an update moved the file, absolute and lexical. */
+  movedTo?: string;
+}
+
+/** The structured value of a `patch` (C16): its operations in patch order. */
+export interface PatchValue {
+  /** What each operation did. */
+  operations: PatchOperationValue[];
+}
+
 /** Any tool's structured value. */
 export type FsToolValue =
   | ListValue
@@ -162,7 +178,8 @@ export type FsToolValue =
   | WriteValue
   | EditValue
   | GlobValue
-  | GrepValue;
+  | GrepValue
+  | PatchValue;
 
 /** What `execute` resolves to. Never a thrown error for a tool-level failure. */
 export interface FsToolResult<V = FsToolValue> {

@@ -37,6 +37,7 @@ import { grepTool } from "./grep.ts";
 import { listTool } from "./list.ts";
 import { readTool } from "./read.ts";
 import { notFoundSuggestions } from "./suggest_paths.ts";
+import { patchTool } from "./patch.ts";
 import { writeTool } from "./write.ts";
 
 /** The registry: each tool's `{ parse, run }`, by name. */
@@ -47,6 +48,7 @@ const TOOLS: Readonly<Record<FsToolName, Tool<unknown>>> = {
   edit: editTool,
   glob: globTool,
   grep: grepTool,
+  patch: patchTool,
 };
 
 /** What the one catch needs to know about a call, filled in as the call learns it. */

@@ -53,7 +53,9 @@ Deno.test("every tool's spec has a description, guidance, schema, annotations, o
 });
 
 Deno.test("C13.1 every tool's MCP output schema accepts the value of a real call", async () => {
-  await using box = await sandbox("memory", { "a.ts": "let a = 1;\n", "b.ts": "let b;\n" });
+  await using box = await sandbox("memory", { "a.ts": "let a = 1;\n", "b.ts": "let b;\n" }, {
+    tools: TOOL_NAMES,
+  });
   const calls: [string, Record<string, unknown>][] = [
     ["list", {}],
     ["read", { file_path: "a.ts" }],
@@ -62,6 +64,7 @@ Deno.test("C13.1 every tool's MCP output schema accepts the value of a real call
     ["glob", { pattern: "*.ts" }],
     ["grep", { pattern: "let" }],
     ["grep", { pattern: "let", output_mode: "count" }],
+    ["patch", { patch: "*** Begin Patch\n*** Add File: p.ts\n+x\n*** End Patch" }],
   ];
   const seen = new Set<string>();
   for (const [name, args] of calls) {

@@ -11,6 +11,7 @@ import { EDIT_SPEC } from "./edit.ts";
 import { GLOB_SPEC } from "./glob.ts";
 import { GREP_SPEC } from "./grep.ts";
 import { LIST_SPEC } from "./list.ts";
+import { PATCH_SPEC } from "./patch.ts";
 import { READ_SPEC } from "./read.ts";
 import type { ToolSpec } from "./spec.ts";
 import { WRITE_SPEC } from "./write.ts";
@@ -26,6 +27,7 @@ export const SPECS: Readonly<Record<FsToolName, ToolSpec>> = Object.freeze({
   edit: EDIT_SPEC,
   glob: GLOB_SPEC,
   grep: GREP_SPEC,
+  patch: PATCH_SPEC,
 });
 
 /** Every tool name, in the canonical order. */
@@ -33,8 +35,10 @@ export const TOOL_NAMES: readonly FsToolName[] = Object.freeze(
   Object.keys(SPECS) as FsToolName[],
 );
 
-/** The tools `createFsTools` gives when none are named (C9.1). */
-export const DEFAULT_TOOLS: readonly FsToolName[] = TOOL_NAMES;
+/** The tools `createFsTools` gives when none are named (C9.1); `patch` is opt-in (C15.1). */
+export const DEFAULT_TOOLS: readonly FsToolName[] = Object.freeze(
+  TOOL_NAMES.filter((name) => name !== "patch"),
+);
 
 /**
  * Whether a name is one of the tools.
