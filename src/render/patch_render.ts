@@ -216,3 +216,11 @@ export function rollbackTail(unrestored: readonly string[]): string {
   if (unrestored.length === 0) return "; the files already changed were put back";
   return `; these files could not be put back: ${unrestored.map(quotePath).join(", ")}`;
 }
+
+/** The messages refusing a malformed apply_patch operation (C16.4). */
+export const OPERATION_MESSAGES = {
+  type: 'operation must be an object whose type is "create_file", "update_file" or "delete_file"',
+  path: "operation.path must be a non-empty string on one line",
+  diff: "operation.diff must be a string",
+  moveTo: "operation.move_to must be a non-empty string on one line when given",
+} as const;
