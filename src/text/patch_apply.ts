@@ -52,7 +52,6 @@ export function splitLines(bytes: Uint8Array): FileLines {
   const starts: number[] = [];
   const ends: number[] = [];
   const nexts: number[] = [];
-  const texts: string[] = [];
   let crlf = 0;
   let bare = 0;
   let at = bodyStart;
@@ -67,8 +66,15 @@ export function splitLines(bytes: Uint8Array): FileLines {
     starts.push(at);
     ends.push(end);
     nexts.push(next);
-    texts.push(decoder.decode(bytes.subarray(at, end)));
     at = next;
+  }
+  // Decoded once and split: a line feed never belongs to a multi-byte sequence, so each piece
+  // is the line's own decoding, invalid bytes included.
+  const texts = starts.length === 0
+    ? []
+    : decoder.decode(bytes.subarray(bodyStart)).split("\n").slice(0, starts.length);
+  for (let i = 0; i < texts.length; i++) {
+    if (ends[i] < nexts[i] - 1) texts[i] = texts[i].slice(0, -1); // the \r of a \r\n break
   }
   return {
     bytes,
@@ -133,9 +139,22 @@ function rebuild(file: FileLines, placements: readonly HunkPlacement[]): Patched
   while (line < file.texts.length) rows.push(line++);
   const pieces: Uint8Array[] = [];
   let length = 0;
+  // Consecutive slices of the old bytes join into one (an untouched run of lines is one piece).
   const push = (piece: Uint8Array) => {
     if (piece.length === 0) return;
-    pieces.push(piece);
+    const last = pieces.at(-1);
+    if (
+      last && last.buffer === piece.buffer &&
+      last.byteOffset + last.length === piece.byteOffset && piece.buffer === file.bytes.buffer
+    ) {
+      pieces[pieces.length - 1] = new Uint8Array(
+        last.buffer,
+        last.byteOffset,
+        last.length + piece.length,
+      );
+    } else {
+      pieces.push(piece);
+    }
     length += piece.length;
   };
   push(file.bytes.subarray(0, file.bodyStart));
