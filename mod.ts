@@ -66,6 +66,9 @@ export type { FsProvider } from "./src/provider/fs_provider.ts";
 export { FS_ERROR_CODES, FsError, type FsErrorCode, type FsErrorOptions } from "./src/fs_error.ts";
 export { DEFAULT_CONFIG, type FsToolsConfig } from "./src/config.ts";
 export {
+  type FsDeleteCondition,
+  type FsEntryIntent,
+  type FsEntryPath,
   type FsIntent,
   type FsObservation,
   type FsPolicy,
@@ -73,6 +76,7 @@ export {
   ReadBeforeWritePolicy,
 } from "./src/policy/read_before_write.ts";
 export type {
+  DeleteValue,
   EditValue,
   FsToolDefinition,
   FsToolName,
@@ -82,6 +86,7 @@ export type {
   GrepValue,
   ListTotals,
   ListValue,
+  MoveValue,
   PatchOperationValue,
   PatchValue,
   ReadLine,

@@ -58,8 +58,20 @@ export interface ReadLine {
   text: string;
 }
 
-/** The name of one of the tools (C9.1: glob and grep after edit). */
-export type FsToolName = "list" | "read" | "write" | "edit" | "glob" | "grep" | "patch";
+/**
+ * The name of one of the tools (C9.1: glob and grep after edit; C15.1: move, delete and patch
+ * after them, opt-in).
+ */
+export type FsToolName =
+  | "list"
+  | "read"
+  | "write"
+  | "edit"
+  | "glob"
+  | "grep"
+  | "move"
+  | "delete"
+  | "patch";
 
 /** A JSON Schema object for a tool's input. */
 export interface ToolInputSchema {
@@ -155,6 +167,28 @@ export interface GrepValue {
   totalFiles: number;
 }
 
+/** The structured value of a `move` (C15.2). */
+export interface MoveValue {
+  /** The source's absolute lexical path. */
+  from: string;
+  /** The destination's absolute lexical path. */
+  to: string;
+  /** What was moved (a symbolic link is `other`). */
+  type: FsEntryType;
+}
+
+/** The structured value of a `delete` (C15.3). */
+export interface DeleteValue {
+  /** The absolute lexical path. */
+  path: string;
+  /** What was deleted (a symbolic link is `other`). */
+  type: FsEntryType;
+  /** Files removed (symbolic links and other entries count as files). */
+  files: number;
+  /** Directories removed, the named one included. */
+  directories: number;
+}
+
 /** One operation a `patch` applied (C16). */
 export interface PatchOperationValue {
   /** `add`, `update` (a move is an update with `movedTo`) or `delete`. */
@@ -179,6 +213,8 @@ export type FsToolValue =
   | EditValue
   | GlobValue
   | GrepValue
+  | MoveValue
+  | DeleteValue
   | PatchValue;
 
 /** What `execute` resolves to. Never a thrown error for a tool-level failure. */

@@ -47,7 +47,7 @@ export interface Presentation {
   /** A short human title. */
   title: string;
   /** The ACP tool kind. */
-  kind: "read" | "edit" | "search" | "other";
+  kind: "read" | "edit" | "delete" | "move" | "search" | "other";
   /** The arguments worth showing. */
   rawInput?: Record<string, unknown>;
   /** The files involved. */
@@ -59,7 +59,7 @@ export interface SessionFile {
   /** Workspace-relative path (absolute when outside the workspace). */
   path: string;
   /** The last successful call on it. */
-  op: "read" | "write" | "edit";
+  op: "read" | "write" | "edit" | "move" | "delete";
   /** Successful calls on it. */
   count: number;
 }

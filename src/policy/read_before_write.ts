@@ -7,7 +7,8 @@
  */
 
 import { FsError } from "../fs_error.ts";
-import type { FsPrecondition } from "../provider/fs_provider.ts";
+import type { FsEntryType, FsPrecondition } from "../provider/fs_provider.ts";
+import { unreadTreeMessage } from "../render/entry_render.ts";
 
 /** A write or edit about to happen. */
 export interface FsIntent {
@@ -29,18 +30,59 @@ export interface FsIntent {
   signal?: AbortSignal;
 }
 
-/** A successful read, write or edit, which a policy records. */
-export interface FsObservation {
-  /** The tool that succeeded. */
-  op: "read" | "write" | "edit";
-  /** The session. */
-  session: object;
+/** A path a move or delete names (C15.4). */
+export interface FsEntryPath {
   /** The absolute lexical path. */
   path: string;
-  /** The real path. */
+  /** The real path of the entry itself (its parent's real path and its name). */
   realPath: string;
-  /** The file's version the call saw or produced. */
+  /** The path as the model sees it. */
+  displayPath: string;
+}
+
+/** A `move` or `delete` about to happen (C15.4), for a policy that decides or asks a person. */
+export interface FsEntryIntent extends FsEntryPath {
+  /** `move` or `delete`. */
+  op: "move" | "delete";
+  /** The session the call belongs to. */
+  session: object;
+  /** The entry's own type (a symbolic link is `other`). */
+  type: FsEntryType;
+  /** `move` only: where it goes. */
+  destination?: FsEntryPath;
+  /** `delete` only: whether a non-empty directory may go with its contents. */
+  recursive?: boolean;
+  /**
+   * Every regular file the call moves or deletes (the entry itself, or each one in the tree),
+   * with its current version for a delete.
+   */
+  files: readonly { realPath: string; version?: string }[];
+  /** The call's signal. */
+  signal?: AbortSignal;
+}
+
+/**
+ * What a delete may remove: `none` (unconditional), or each regular file in it at the given
+ * version (by real path) and no other file; the provider checks it under the files' locks.
+ */
+export type FsDeleteCondition =
+  | { kind: "none" }
+  | { kind: "versions"; versions: ReadonlyMap<string, string> };
+
+/** A successful read, write, edit, move or delete, which a policy records. */
+export interface FsObservation {
+  /** The tool that succeeded. */
+  op: "read" | "write" | "edit" | "move" | "delete";
+  /** The session. */
+  session: object;
+  /** The absolute lexical path (a move's destination). */
+  path: string;
+  /** The real path (a move's destination). */
+  realPath: string;
+  /** The file's version the call saw or produced; `""` for a move or delete. */
   version: string;
+  /** A move's source real path: observations under it now belong under `realPath`. */
+  from?: string;
 }
 
 /**
@@ -52,6 +94,16 @@ export interface FsPolicy {
   writeIntent(intent: FsIntent): FsPrecondition | Promise<FsPrecondition>;
   /** Decides an `edit`. */
   editIntent(intent: FsIntent): FsPrecondition | Promise<FsPrecondition>;
+  /**
+   * Decides a `move` (C15.4): throw an `FsError` to refuse. Absent: every move is allowed (a
+   * move destroys nothing).
+   */
+  moveIntent?(intent: FsEntryIntent): void | Promise<void>;
+  /**
+   * Decides a `delete` (C15.4): the condition the provider must find, or throw an `FsError` to
+   * refuse. Absent: every delete is unconditional.
+   */
+  deleteIntent?(intent: FsEntryIntent): FsDeleteCondition | Promise<FsDeleteCondition>;
   /** Records a successful call. Synchronous: it must not fail. */
   observed(observation: FsObservation): void;
 }
@@ -99,13 +151,55 @@ export class ReadBeforeWritePolicy implements FsPolicy {
   }
 
   /**
-   * Records the version a session read or produced.
+   * Decides a delete (C15.3): a file needs an observation (checked at its current version by
+   * the provider); a directory tree needs one at the current version for every file in it.
    *
-   * @param observation What the session read or wrote.
+   * @param intent The delete.
+   * @returns The observed version of each file.
+   * @throws {FsError} `FS_NOT_OBSERVED` when a file was never read, or a tree holds unread files.
+   */
+  deleteIntent(intent: FsEntryIntent): FsDeleteCondition {
+    const versions = new Map<string, string>();
+    let unread = 0;
+    for (const file of intent.files) {
+      const seen = this.versionOf(intent.session, file.realPath);
+      if (seen === undefined || (intent.type === "directory" && seen !== file.version)) unread++;
+      else versions.set(file.realPath, seen);
+    }
+    if (unread > 0 && intent.type === "directory") {
+      throw new FsError("FS_NOT_OBSERVED", {
+        message: unreadTreeMessage(intent.displayPath, unread),
+      });
+    }
+    if (unread > 0) throw new FsError("FS_NOT_OBSERVED");
+    return { kind: "versions", versions };
+  }
+
+  /**
+   * Records the version a session read or produced; a move carries the session's observations
+   * of everything under its source to its destination, a delete forgets them.
+   *
+   * @param observation What the session read, wrote, moved or deleted.
    */
   observed(observation: FsObservation): void {
     let files = this.#seen.get(observation.session);
     if (!files) this.#seen.set(observation.session, files = new Map());
+    if (observation.op === "move" && observation.from !== undefined) {
+      const from = observation.from;
+      for (const [realPath, version] of [...files]) {
+        if (realPath !== from && !realPath.startsWith(`${from}/`)) continue;
+        files.delete(realPath);
+        files.set(observation.realPath + realPath.slice(from.length), version);
+      }
+      return;
+    }
+    if (observation.op === "delete") {
+      const gone = observation.realPath;
+      for (const realPath of [...files.keys()]) {
+        if (realPath === gone || realPath.startsWith(`${gone}/`)) files.delete(realPath);
+      }
+      return;
+    }
     files.set(observation.realPath, observation.version);
   }
 
@@ -146,9 +240,11 @@ export class ReadBeforeWritePolicy implements FsPolicy {
   }
 }
 
-/** The policy of `policy: false`: every write and edit is unconditional (C5.6). */
+/** The policy of `policy: false`: every write, edit, move and delete is unconditional (C5.6). */
 export const NO_POLICY: FsPolicy = Object.freeze({
   writeIntent: (): FsPrecondition => ({ kind: "none" }),
   editIntent: (): FsPrecondition => ({ kind: "none" }),
+  moveIntent: (): void => {},
+  deleteIntent: (): FsDeleteCondition => ({ kind: "none" }),
   observed: (): void => {},
 });

@@ -6,7 +6,7 @@
  * @module
  */
 
-import type { FsDirEntry, FsOp, FsRootInfo } from "../types.ts";
+import type { FsDirEntry, FsEntryType, FsOp, FsRootInfo } from "../types.ts";
 
 export type { FsDirEntry, FsEntryType, FsOp, FsRootInfo } from "../types.ts";
 
@@ -159,6 +159,60 @@ export interface FsEditOutcome {
  */
 export type FsEditFunction = (before: Uint8Array) => Uint8Array | readonly Uint8Array[];
 
+/**
+ * One entry of what a `move` or `delete` is about to change (C15): the entry itself and, for a
+ * directory, each entry below it.
+ */
+export interface FsTreeEntry {
+  /** The entry's real path: its parent's real path and its own name (a link is not followed). */
+  realPath: string;
+  /** Its own type; a symbolic link is `other`. */
+  type: FsEntryType;
+  /** A regular file's version (C5.7), when {@linkcode FsTreeOptions.versions} asked for it. */
+  version?: string;
+}
+
+/** Options of {@linkcode FsProvider.listTree}. */
+export interface FsTreeOptions extends FsCallOptions {
+  /**
+   * Whether to compute each regular file's version (which reads it).
+   * @default {false}
+   */
+  versions?: boolean;
+}
+
+/** Options of {@linkcode FsProvider.removeEntry}. */
+export interface FsRemoveOptions extends FsCallOptions {
+  /**
+   * Remove a non-empty directory with everything in it; without it such a directory is
+   * `FS_NOT_EMPTY`.
+   * @default {false}
+   */
+  recursive?: boolean;
+  /**
+   * The policy's condition: every regular file in what is removed, by real path, must be at this
+   * version, and no other regular file may be there; else `FS_STALE`, and nothing is removed.
+   * Absent: unconditional.
+   */
+  expect?: ReadonlyMap<string, string>;
+}
+
+/** What {@linkcode FsProvider.removeEntry} removed. */
+export interface FsRemoveOutcome {
+  /** The entry's own type. */
+  type: FsEntryType;
+  /** Files removed; symbolic links and other entries count as files. */
+  files: number;
+  /** Directories removed, the named one included. */
+  directories: number;
+}
+
+/** What {@linkcode FsProvider.moveEntry} moved. */
+export interface FsMoveOutcome {
+  /** The entry's own type. */
+  type: FsEntryType;
+}
+
 /** The file system the tools run on. Every method takes an `AbortSignal` through its options. */
 export interface FsProvider {
   /**
@@ -188,6 +242,30 @@ export interface FsProvider {
   ): Promise<FsEditOutcome>;
   /** The current version of a file, or `null` when it does not exist. */
   version(target: FsTarget, options?: FsCallOptions): Promise<string | null>;
+  /**
+   * The entry at `target` itself (never followed: `target.realPath` names the entry, its
+   * parent's real path and its name) and, for a directory, every entry below it, parents before
+   * children; `null` when missing. Links below are listed, never followed.
+   */
+  listTree(target: FsTarget, options?: FsTreeOptions): Promise<FsTreeEntry[] | null>;
+  /**
+   * Moves the entry at `source` (a file, a link itself, or a directory) to `destination`,
+   * creating missing parents, never replacing anything there (`FS_EXISTS`); a directory into
+   * itself is `FS_INVALID_ARGUMENT`. Both `realPath`s name the entries themselves. Where one
+   * rename cannot do it (another file system), the source is removed only after its copy is
+   * complete. Both parents must lie inside writable roots.
+   */
+  moveEntry(
+    source: FsTarget,
+    destination: FsTarget,
+    options?: FsCallOptions,
+  ): Promise<FsMoveOutcome>;
+  /**
+   * Removes the entry at `target` (a file, a link itself, an empty directory, or with
+   * `recursive` a tree), checking `expect` first; nothing is removed when a check fails. Its
+   * parent must lie inside a writable root.
+   */
+  removeEntry(target: FsTarget, options?: FsRemoveOptions): Promise<FsRemoveOutcome>;
   /**
    * Optional fast path for `grep` (C11): a regular file's bytes in chunks (a chunk may be a
    * reused buffer), with the same containment checks as `streamText` but no version. Without

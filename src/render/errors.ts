@@ -103,6 +103,7 @@ const REASONS: Partial<Record<FsErrorCode, string>> = {
   FS_NOT_REGULAR_FILE: "not a regular file",
   FS_BINARY: "binary file",
   FS_EXISTS: "it was created meanwhile; read it first",
+  FS_NOT_EMPTY: "the directory is not empty; pass recursive: true to delete it and its contents",
   FS_NOT_OBSERVED: "read it first",
   FS_STALE: "it changed since it was last read; read it again",
   FS_PERMISSION_DENIED: "permission denied",

@@ -196,6 +196,9 @@ export function toolChecks(factory: ProviderFactory): ConformanceCheck[] {
             streamText: (at, options) => inner.streamText(at, options),
             editText: (at, edit, options) => inner.editText(at, edit, options),
             version: (at, options) => inner.version(at, options),
+            listTree: (at, options) => inner.listTree(at, options),
+            moveEntry: (from, to, options) => inner.moveEntry(from, to, options),
+            removeEntry: (at, options) => inner.removeEntry(at, options),
             writeText: async (at, content, options) => {
               await box.write("root/a.txt", "theirs");
               return inner.writeText(at, content, options);

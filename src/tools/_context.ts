@@ -18,8 +18,16 @@ export interface ToolEnv {
   signal?: AbortSignal;
   /** Line indexes of streamed files, by version key. */
   lineIndexes: LineIndexCache;
-  /** Records a successful read, write or edit with the policy and tells listeners. */
-  emit(op: "read" | "write" | "edit", target: FsTarget, version: string): void;
+  /**
+   * Records a successful read, write, edit, move (`target` the destination, `from` the source)
+   * or delete with the policy and tells listeners.
+   */
+  emit(
+    op: "read" | "write" | "edit" | "move" | "delete",
+    target: FsTarget,
+    version: string,
+    from?: FsTarget,
+  ): void;
   /**
    * Runs the policy check, the mutation and its `emit` for one real file one at a time, so a
    * session's queued edits each see the version the previous one produced (C5.5).

@@ -3,24 +3,20 @@
 // put back, byte for byte, before the error is returned. Private to src/tools.
 
 import { FsError } from "../fs_error.ts";
-import type { FsCallOptions, FsProvider, FsTarget } from "../provider/fs_provider.ts";
-import { IO_DETAILS } from "../render/errors.ts";
+import type { FsProvider, FsTarget } from "../provider/fs_provider.ts";
 import { rollbackTail } from "../render/patch_render.ts";
 import { asFileError, type PatchFile, type PlannedOperation } from "./_patch_plan.ts";
 import { bytesToText, type ToolEnv } from "./_context.ts";
 
-/** The provider operations a patch's moves and deletions need. */
-interface MovingProvider extends FsProvider {
-  remove?(target: FsTarget, options?: FsCallOptions): Promise<unknown>;
-  move?(from: FsTarget, to: FsTarget, options?: FsCallOptions): Promise<unknown>;
-}
-
 /** What a committed operation left, for its observation. */
 export interface Committed {
-  /** The file now holding the new content (the destination of a move); none for a deletion. */
-  target?: FsTarget;
-  version?: string;
-  op: "write" | "edit";
+  /** The file now holding the new content (the destination of a move), or the deleted one. */
+  target: FsTarget;
+  /** Its version; `""` for a deletion. */
+  version: string;
+  op: "write" | "edit" | "delete";
+  /** A move's source. */
+  from?: FsTarget;
 }
 
 /** How to undo one committed step. */
@@ -34,7 +30,7 @@ export async function commitAll(
   env: ToolEnv,
   planned: readonly PlannedOperation[],
 ): Promise<Committed[]> {
-  const fs = env.fs as MovingProvider;
+  const fs = env.fs;
   const undos: Undo[] = [];
   const committed: Committed[] = new Array(planned.length);
   const order = [...planned.keys()].sort((a, b) =>
@@ -59,7 +55,7 @@ export async function commitAll(
 
 /** One operation's provider calls (no signal: past the commit point a call runs to its end). */
 async function commitOne(
-  fs: MovingProvider,
+  fs: FsProvider,
   op: PlannedOperation,
   undos: Undo[],
 ): Promise<Committed> {
@@ -86,7 +82,12 @@ async function commitOne(
       const to = op.to.file.target;
       await moveFile(fs, target, to);
       undos.push({ file: op.to.file, run: () => moveFile(fs, to, target) });
-      return { target: to, version: (await fs.version(to)) ?? outcome.version, op: "edit" };
+      return {
+        target: to,
+        version: (await fs.version(to)) ?? outcome.version,
+        op: "edit",
+        from: target,
+      };
     }
     case "delete": {
       await removeFile(fs, target, op.precondition);
@@ -95,7 +96,7 @@ async function commitOne(
         file: op.file,
         run: () => fs.writeText(target, text, { precondition: { kind: "absent" } }),
       });
-      return { op: "edit" };
+      return { target, version: "", op: "delete" };
     }
   }
 }
@@ -114,18 +115,16 @@ async function undoAll(undos: readonly Undo[]): Promise<string[]> {
 }
 
 async function removeFile(
-  fs: MovingProvider,
+  fs: FsProvider,
   target: FsTarget,
   precondition?: PlannedOperation["precondition"],
 ): Promise<void> {
-  if (!fs.remove) throw new FsError("FS_IO_ERROR", { detail: IO_DETAILS.unknown });
-  if (precondition?.kind === "version" && (await fs.version(target)) !== precondition.version) {
-    throw new FsError("FS_STALE");
-  }
-  await fs.remove(target);
+  const expect = precondition?.kind === "version"
+    ? new Map([[target.realPath, precondition.version]])
+    : undefined;
+  await fs.removeEntry(target, { expect });
 }
 
-async function moveFile(fs: MovingProvider, from: FsTarget, to: FsTarget): Promise<void> {
-  if (!fs.move) throw new FsError("FS_IO_ERROR", { detail: IO_DETAILS.unknown });
-  await fs.move(from, to);
+async function moveFile(fs: FsProvider, from: FsTarget, to: FsTarget): Promise<void> {
+  await fs.moveEntry(from, to);
 }

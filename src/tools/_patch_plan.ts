@@ -131,20 +131,23 @@ export async function planOperation(
     if (!stat) throw new FsError("FS_NOT_FOUND");
     if (stat.type !== "file") throw new FsError("FS_NOT_REGULAR_FILE");
     if (stat.size != null && stat.size > MAX_TEXT_BYTES) throw tooLarge(stat.size);
+    const { bytes, version } = await env.fs.readText(file.target, { signal: env.signal });
+    // The new bytes are made from these: they are replaced only at this version.
+    const precondition: FsPrecondition = { kind: "version", version };
+    if (op.kind === "delete") {
+      await deleteAllowed(env, file, version);
+      return { kind: "delete", file, before: bytes, precondition };
+    }
     const decided = await env.policy.editIntent({
       ...intentOf(env, file, true, patch),
       op: "edit",
     });
-    const { bytes, version } = await env.fs.readText(file.target, { signal: env.signal });
     if (decided.kind === "version" && decided.version !== version) throw new FsError("FS_STALE");
-    // The new bytes are made from these: they are replaced only at this version.
-    const precondition: FsPrecondition = { kind: "version", version };
-    if (op.kind === "delete") return { kind: "delete", file, before: bytes, precondition };
     if (looksBinary(bytes)) throw new FsError("FS_BINARY");
     const after = locate(bytes, op, file);
     if (after.length > MAX_TEXT_BYTES) throw tooLarge(after.length);
     const to = paths.to
-      ? { file: paths.to, precondition: await destination(env, paths.to, patch) }
+      ? { file: paths.to, precondition: await destination(env, file, paths.to, patch) }
       : undefined;
     return { kind: "update", file, to, before: bytes, after, precondition, hunks: op.hunks };
   } catch (error) {
@@ -172,15 +175,53 @@ async function absent(env: ToolEnv, file: PatchFile, text: string): Promise<FsPr
   return await env.policy.writeIntent({ ...intentOf(env, file, false, text), op: "write" });
 }
 
-/** A move's destination must be absent. */
-async function destination(env: ToolEnv, to: PatchFile, patch: string): Promise<FsPrecondition> {
+/** A move's destination must be absent, and the policy must allow the move (C15.4). */
+async function destination(
+  env: ToolEnv,
+  from: PatchFile,
+  to: PatchFile,
+  patch: string,
+): Promise<FsPrecondition> {
   try {
     const stat = await env.fs.stat(to.target, { signal: env.signal });
     if (stat) throw fileError("FS_EXISTS", to, PATCH_REASONS.destinationExists);
+    await env.policy.moveIntent?.({
+      op: "move",
+      session: env.session,
+      ...entryOf(env, from),
+      type: "file",
+      destination: entryOf(env, to),
+      files: [{ realPath: from.target.realPath }],
+      signal: env.signal,
+    });
     return await env.policy.writeIntent({ ...intentOf(env, to, false, patch), op: "write" });
   } catch (error) {
     throw asFileError(error, to, to.shown);
   }
+}
+
+/** A file's paths as a move or delete intent names them. */
+function entryOf(_env: ToolEnv, file: PatchFile) {
+  return { path: file.target.path, realPath: file.target.realPath, displayPath: file.shown };
+}
+
+/**
+ * The policy's decision on deleting a file (C15.3, C15.4): with the default policy, a read of
+ * it at `version`.
+ */
+async function deleteAllowed(env: ToolEnv, file: PatchFile, version: string): Promise<void> {
+  const realPath = file.target.realPath;
+  const condition = await env.policy.deleteIntent?.({
+    op: "delete",
+    session: env.session,
+    ...entryOf(env, file),
+    type: "file",
+    recursive: false,
+    files: [{ realPath, version }],
+    signal: env.signal,
+  });
+  const wanted = condition?.kind === "versions" ? condition.versions.get(realPath) : undefined;
+  if (wanted !== undefined && wanted !== version) throw new FsError("FS_STALE");
 }
 
 /** The update's new bytes, or a failure naming the hunk with the C12.3 hint. */

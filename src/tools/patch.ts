@@ -72,7 +72,11 @@ async function run(args: PatchArgs, env: ToolEnv): Promise<ToolSuccess<PatchValu
     }
     if (env.signal?.aborted) throw new FsError("FS_ABORTED", { message: abortedMessage(planned) });
     const committed = await commitAll(env, planned);
-    committed.forEach((c) => c.target && c.version && env.emit(c.op, c.target, c.version));
+    for (const { op, target, version, from } of committed) {
+      // A moved file's observations follow it; then the new version is recorded there.
+      if (from) env.emit("move", target, "", from);
+      env.emit(op, target, version);
+    }
     return {
       content: renderPatch(planned.map(doneOf)),
       value: { operations: planned.map(valueOf) },

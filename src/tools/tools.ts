@@ -31,10 +31,12 @@ import { invalid, optional } from "./_args.ts";
 import { LineIndexCache, type Tool, type ToolEnv, type ToolSuccess } from "./_context.ts";
 import { queueOf } from "../keyed_queue.ts";
 import type { FsOp, FsToolDefinition, FsToolName, FsToolResult, FsToolValue } from "../types.ts";
+import { deleteTool } from "./delete.ts";
 import { editTool } from "./edit.ts";
 import { globTool } from "./glob.ts";
 import { grepTool } from "./grep.ts";
 import { listTool } from "./list.ts";
+import { moveTool } from "./move.ts";
 import { readTool } from "./read.ts";
 import { notFoundSuggestions } from "./suggest_paths.ts";
 import { patchTool } from "./patch.ts";
@@ -48,6 +50,8 @@ const TOOLS: Readonly<Record<FsToolName, Tool<unknown>>> = {
   edit: editTool,
   glob: globTool,
   grep: grepTool,
+  move: moveTool,
+  delete: deleteTool,
   patch: patchTool,
 };
 
@@ -84,8 +88,9 @@ export interface CreateFsToolsOptions {
   /** Overrides of the caps (C2). */
   config?: Partial<FsToolsConfig>;
   /**
-   * The tools to expose, e.g. `["list", "read", "glob", "grep"]` for a read-only agent (C9.1).
-   * @default {all six}
+   * The tools to expose, e.g. `["list", "read", "glob", "grep"]` for a read-only agent (C9.1),
+   * or the six with `"move"` and `"delete"`, which are opt-in (C15.1).
+   * @default {list, read, write, edit, glob, grep}
    */
   tools?: readonly FsToolName[];
 }
@@ -105,13 +110,19 @@ export interface FsToolEventDetail extends FsObservation {}
 
 /** The tools, ready to execute. */
 export interface FsTools {
-  /** The definitions in the order list, read, write, edit, glob, grep (the selected ones). */
+  /**
+   * The definitions in the order list, read, write, edit, glob, grep, move, delete (the selected
+   * ones).
+   */
   readonly definitions: readonly FsToolDefinition[];
   /** The resolved caps. */
   readonly config: Readonly<FsToolsConfig>;
   /** The absolute default session directory. */
   readonly cwd: string;
-  /** Dispatches `read`, `write` and `edit` `CustomEvent`s with {@linkcode FsToolEventDetail}. */
+  /**
+   * Dispatches `read`, `write`, `edit`, `move` and `delete` `CustomEvent`s with
+   * {@linkcode FsToolEventDetail}.
+   */
   readonly events: EventTarget;
   /** Runs a tool. Resolves to an error result, never rejects, for a tool-level failure. */
   execute(name: string, args: unknown, ctx?: FsCallContext): Promise<FsToolResult>;
@@ -215,10 +226,15 @@ export function createFsTools(options: CreateFsToolsOptions): FsTools {
       throw invalid(sessionNotObjectMessage(typeof session));
     }
     const a = checkArguments(args, definition);
-    // The target argument: `file_path` where the schema has one, else the optional `path`
-    // (list, and the search tools' directory).
-    const byFilePath = "file_path" in definition.inputSchema.properties;
-    const given = byFilePath ? a.file_path : optional(a.path);
+    // The target argument: `file_path` where the schema has one, `move`'s `source_path`, else
+    // `path` (list, delete, and the search tools' directory).
+    const properties = definition.inputSchema.properties;
+    const byFilePath = "file_path" in properties;
+    const given = byFilePath
+      ? a.file_path
+      : "source_path" in properties
+      ? a.source_path
+      : optional(a.path);
     call.given = typeof given === "string" && given !== "" ? given : ".";
     call.here = sessionCwd(ctx);
     const tool = TOOLS[definition.name];
@@ -238,14 +254,15 @@ export function createFsTools(options: CreateFsToolsOptions): FsTools {
       signal: call.signal,
       lineIndexes,
       serialize: (realPath, task) => mutations.run(realPath, task, call.signal),
-      emit(op, target: FsTarget, version) {
-        const detail = {
+      emit(op, target: FsTarget, version, from?: FsTarget) {
+        const detail: FsObservation = {
           op,
           session: env.session,
           path: target.path,
           realPath: target.realPath,
           version,
         };
+        if (from) detail.from = from.realPath;
         policy.observed(detail);
         events.dispatchEvent(new CustomEvent(op, { detail }));
       },

@@ -64,6 +64,10 @@ Deno.test("C13.1 every tool's MCP output schema accepts the value of a real call
     ["glob", { pattern: "*.ts" }],
     ["grep", { pattern: "let" }],
     ["grep", { pattern: "let", output_mode: "count" }],
+    ["move", { source_path: "b.ts", destination_path: "c/b.ts" }],
+    ["delete", { path: "new.ts" }],
+    ["read", { file_path: "c/b.ts" }],
+    ["delete", { path: "c", recursive: true }],
     ["patch", { patch: "*** Begin Patch\n*** Add File: p.ts\n+x\n*** End Patch" }],
   ];
   const seen = new Set<string>();

@@ -7,10 +7,12 @@
  */
 
 import type { FsToolName } from "../../types.ts";
+import { DELETE_SPEC } from "./delete.ts";
 import { EDIT_SPEC } from "./edit.ts";
 import { GLOB_SPEC } from "./glob.ts";
 import { GREP_SPEC } from "./grep.ts";
 import { LIST_SPEC } from "./list.ts";
+import { MOVE_SPEC } from "./move.ts";
 import { PATCH_SPEC } from "./patch.ts";
 import { READ_SPEC } from "./read.ts";
 import type { ToolSpec } from "./spec.ts";
@@ -27,6 +29,8 @@ export const SPECS: Readonly<Record<FsToolName, ToolSpec>> = Object.freeze({
   edit: EDIT_SPEC,
   glob: GLOB_SPEC,
   grep: GREP_SPEC,
+  move: MOVE_SPEC,
+  delete: DELETE_SPEC,
   patch: PATCH_SPEC,
 });
 
@@ -35,9 +39,12 @@ export const TOOL_NAMES: readonly FsToolName[] = Object.freeze(
   Object.keys(SPECS) as FsToolName[],
 );
 
-/** The tools `createFsTools` gives when none are named (C9.1); `patch` is opt-in (C15.1). */
+/**
+ * The tools `createFsTools` gives when none are named (C9.1): `move`, `delete` and `patch` are
+ * opt-in (C15.1), so a default prompt keeps its bytes.
+ */
 export const DEFAULT_TOOLS: readonly FsToolName[] = Object.freeze(
-  TOOL_NAMES.filter((name) => name !== "patch"),
+  TOOL_NAMES.filter((name) => name !== "move" && name !== "delete" && name !== "patch"),
 );
 
 /**

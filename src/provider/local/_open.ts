@@ -91,7 +91,7 @@ export async function readCurrent(
  * included) as long as it takes, yet giving up within {@linkcode LOCK_POLL_MAX_MS} of an abort
  * (C7.2). Polls `tryLock`, so a blocked `flock` never pins a thread the abort cannot reach.
  */
-async function lockAbortably(file: Deno.FsFile, signal?: AbortSignal): Promise<void> {
+export async function lockAbortably(file: Deno.FsFile, signal?: AbortSignal): Promise<void> {
   for (let wait = 1;; wait = Math.min(wait * 2, LOCK_POLL_MAX_MS)) {
     signal?.throwIfAborted();
     if (await file.tryLock(true)) return;

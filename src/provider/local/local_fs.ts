@@ -20,18 +20,25 @@ import type {
   FsEditFunction,
   FsEditOutcome,
   FsFileContent,
+  FsMoveOutcome,
   FsMutationOptions,
   FsProvider,
   FsReadHandle,
+  FsRemoveOptions,
+  FsRemoveOutcome,
   FsResolveOptions,
   FsRootInfo,
   FsSearchListOptions,
   FsSearchReadOptions,
   FsStat,
   FsTarget,
+  FsTreeEntry,
+  FsTreeOptions,
   FsWriteOutcome,
   RootSpec,
 } from "../fs_provider.ts";
+import { listEntries, pinParent, removeIn } from "./_entries.ts";
+import { moveIn } from "./_move.ts";
 import { readDirEntries } from "./_read_dir.ts";
 import { Containment } from "./_containment.ts";
 import { guard } from "./_errors.ts";
@@ -296,6 +303,61 @@ export class LocalFileSystem implements FsProvider {
         } finally {
           closeQuietly(current.held);
         }
+      } finally {
+        dir.close();
+      }
+    }, signal);
+  }
+
+  /** {@inheritDoc FsProvider.listTree} */
+  listTree(target: FsTarget, options: FsTreeOptions = {}): Promise<FsTreeEntry[] | null> {
+    const { signal } = options;
+    return guard(async () => {
+      const dir = await this.#c.pin(dirname(target.realPath), false);
+      try {
+        const at = `${dir.at}/${basename(target.realPath)}`;
+        const versions = options.versions ? this.#versions : null;
+        return await listEntries(this.#c, versions, at, target.realPath, signal);
+      } finally {
+        dir.close();
+      }
+    }, signal);
+  }
+
+  /**
+   * {@inheritDoc FsProvider.moveEntry}
+   *
+   * One rename (a hard link then an unlink for a non-directory, so the kernel refuses an
+   * existing destination); across file systems a copy, then the source's removal (`_move.ts`).
+   */
+  moveEntry(
+    source: FsTarget,
+    destination: FsTarget,
+    options: FsCallOptions = {},
+  ): Promise<FsMoveOutcome> {
+    const { signal } = options;
+    return guard(async () => {
+      const from = await pinParent(this.#c, source.realPath);
+      try {
+        const to = await ensureParent(this.#c, destination, signal);
+        try {
+          return await moveIn(this.#c, from, to, source, destination, signal);
+        } finally {
+          to.close();
+        }
+      } finally {
+        from.close();
+      }
+    }, signal);
+  }
+
+  /** {@inheritDoc FsProvider.removeEntry} */
+  removeEntry(target: FsTarget, options: FsRemoveOptions = {}): Promise<FsRemoveOutcome> {
+    const { signal } = options;
+    return guard(async () => {
+      const dir = await pinParent(this.#c, target.realPath);
+      try {
+        return await removeIn(this.#c, this.#versions, dir, target, options);
       } finally {
         dir.close();
       }

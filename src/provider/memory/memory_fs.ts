@@ -13,18 +13,24 @@ import type {
   FsEditFunction,
   FsEditOutcome,
   FsFileContent,
+  FsMoveOutcome,
   FsMutationOptions,
   FsProvider,
   FsReadHandle,
+  FsRemoveOptions,
+  FsRemoveOutcome,
   FsResolveOptions,
   FsRootInfo,
   FsStat,
   FsTarget,
+  FsTreeEntry,
+  FsTreeOptions,
   FsWriteOutcome,
   RootSpec,
 } from "../fs_provider.ts";
 import { findRoot } from "../roots.ts";
 import { contentBytes, join, textBytes } from "./_bytes.ts";
+import { checkEntry, moveNode, removeNode, treeEntries } from "./_entries.ts";
 import { guard } from "./_guard.ts";
 import { absolutePath, conflict, makeRoot } from "./_paths.ts";
 import { openHandle } from "./_stream.ts";
@@ -321,6 +327,38 @@ export class MemoryFileSystem implements FsProvider {
         get: () => after.slice(),
         enumerable: true,
       }) as FsEditOutcome;
+    });
+  }
+
+  /** {@inheritDoc FsProvider.listTree} */
+  listTree(target: FsTarget, options: FsTreeOptions = {}): Promise<FsTreeEntry[] | null> {
+    return guard(options.signal, () => {
+      const path = posix.resolve("/", target.realPath);
+      if (!findRoot(this.roots, path)) throw new FsError("FS_OUTSIDE_ROOT");
+      return treeEntries(this.#tree, path, options.versions === true);
+    });
+  }
+
+  /** {@inheritDoc FsProvider.moveEntry} */
+  moveEntry(
+    source: FsTarget,
+    destination: FsTarget,
+    options: FsCallOptions = {},
+  ): Promise<FsMoveOutcome> {
+    return guard(options.signal, () => {
+      const [from, to] = [source, destination].map((t) => posix.resolve("/", t.realPath));
+      checkEntry(this.roots, from);
+      checkEntry(this.roots, to);
+      return moveNode(this.#tree, from, to, options.signal);
+    });
+  }
+
+  /** {@inheritDoc FsProvider.removeEntry} */
+  removeEntry(target: FsTarget, options: FsRemoveOptions = {}): Promise<FsRemoveOutcome> {
+    return guard(options.signal, () => {
+      const path = posix.resolve("/", target.realPath);
+      checkEntry(this.roots, path);
+      return removeNode(this.#tree, path, options);
     });
   }
 

@@ -1,0 +1,211 @@
+// Whole entries for `move` and `delete` (C15): the tree listing, files held under their lock,
+// and removal. Private to src/provider/local.
+
+import { basename, dirname } from "node:path";
+import { FsError } from "../../fs_error.ts";
+import { ENTRY_REASONS } from "../../render/entry_render.ts";
+import type { FsEntryType } from "../../types.ts";
+import type { FsRemoveOptions, FsRemoveOutcome, FsTarget, FsTreeEntry } from "../fs_provider.ts";
+import type { Containment, WorkDir } from "./_containment.ts";
+import { lockAbortably, openVerified } from "./_open.ts";
+import { closeQuietly, lstatOrNull, sameFile } from "./_stat.ts";
+import type { Versioner } from "./_version.ts";
+
+/** The type of an entry itself (a link is `other`). */
+export function entryType(info: Deno.FileInfo): FsEntryType {
+  return info.isFile ? "file" : info.isDirectory ? "directory" : "other";
+}
+
+/** Refuses a root: it can never be moved or deleted (C15.2, C15.3). */
+export function refuseRoot(c: Containment, realPath: string): void {
+  if (c.roots.some((root) => root.path === realPath)) {
+    throw new FsError("FS_INVALID_ARGUMENT", { detail: ENTRY_REASONS.root });
+  }
+}
+
+/**
+ * The entry at `at` (a path under a pinned directory) and everything below it, never following
+ * a link, parents first, named by `realPath` (the entry's real path) plus the names below.
+ * With `versions`, each regular file is opened (verified inside a root) for its version.
+ */
+export async function listEntries(
+  c: Containment,
+  versions: Versioner | null,
+  at: string,
+  realPath: string,
+  signal?: AbortSignal,
+): Promise<FsTreeEntry[] | null> {
+  const info = await lstatOrNull(at);
+  if (!info) return null;
+  const out: FsTreeEntry[] = [];
+  const walk = async (path: string, real: string, type: FsEntryType): Promise<void> => {
+    signal?.throwIfAborted();
+    if (type === "file" && versions) {
+      const file = await openVerified(c, path, signal);
+      try {
+        out.push({
+          realPath: real,
+          type,
+          version: await versions.version(await file.stat(), null, file),
+        });
+      } finally {
+        file.close();
+      }
+      return;
+    }
+    out.push({ realPath: real, type });
+    if (type !== "directory") return;
+    for await (const entry of Deno.readDir(path)) {
+      const child: FsEntryType = entry.isFile
+        ? "file"
+        : entry.isDirectory && !entry.isSymlink
+        ? "directory"
+        : "other";
+      await walk(`${path}/${entry.name}`, `${real}/${entry.name}`, child);
+    }
+  };
+  await walk(at, realPath, entryType(info));
+  return out;
+}
+
+/**
+ * Opens the regular file at `path` and takes its lock (as `write` and `edit` do, so none of them
+ * commits meanwhile), then checks the name still leads to the locked file.
+ */
+export async function lockFile(
+  c: Containment,
+  path: string,
+  signal?: AbortSignal,
+): Promise<{ file: Deno.FsFile; info: Deno.FileInfo }> {
+  for (let attempt = 0;; attempt++) {
+    const file = await openVerified(c, path, signal, true);
+    try {
+      await lockAbortably(file, signal);
+      const info = await file.stat();
+      if (c.isInside(path, info, true)) return { file, info };
+      if (attempt >= 100) throw new FsError("FS_STALE");
+    } catch (error) {
+      closeQuietly(file);
+      throw error;
+    }
+    closeQuietly(file);
+  }
+}
+
+/** Every regular file of a listing locked, each at the version `expect` wants (else FS_STALE). */
+async function lockAll(
+  c: Containment,
+  versions: Versioner,
+  files: readonly { path: string; realPath: string }[],
+  expect: ReadonlyMap<string, string> | undefined,
+  signal?: AbortSignal,
+): Promise<Deno.FsFile[]> {
+  if (expect && files.length !== expect.size) throw new FsError("FS_STALE");
+  const held: Deno.FsFile[] = [];
+  try {
+    for (const { path, realPath } of files) {
+      const wanted = expect?.get(realPath);
+      if (expect && wanted === undefined) throw new FsError("FS_STALE");
+      const { file, info } = await lockFile(c, path, signal);
+      held.push(file);
+      if (wanted !== undefined && await versions.version(info, null, file) !== wanted) {
+        throw new FsError("FS_STALE");
+      }
+    }
+    return held;
+  } catch (error) {
+    held.forEach(closeQuietly);
+    throw error;
+  }
+}
+
+/**
+ * Removes the entry `name` of the pinned directory `dir` (C15.3). A file is removed under its
+ * lock; a tree is first renamed aside (`.toolfs-<8 hex>.del`, so nothing new lands in it), its
+ * files locked and checked against `expect`, then removed, or put back when a check fails.
+ */
+export async function removeIn(
+  c: Containment,
+  versions: Versioner,
+  dir: WorkDir,
+  target: FsTarget,
+  options: FsRemoveOptions,
+): Promise<FsRemoveOutcome> {
+  const { recursive = false, expect, signal } = options;
+  refuseRoot(c, target.realPath);
+  const path = `${dir.at}/${basename(target.realPath)}`;
+  const info = await Deno.lstat(path);
+  if (info.isFile) {
+    const [held] = await lockAll(
+      c,
+      versions,
+      [{ path, realPath: target.realPath }],
+      expect,
+      signal,
+    );
+    try {
+      signal?.throwIfAborted(); // the commit point: nothing has changed before it
+      if (!sameFile(await lstatOrNull(path), await held.stat())) throw new FsError("FS_STALE");
+      await Deno.remove(path);
+    } finally {
+      closeQuietly(held);
+    }
+    return { type: "file", files: 1, directories: 0 };
+  }
+  if (!info.isDirectory) {
+    if (expect && expect.size > 0) throw new FsError("FS_STALE");
+    signal?.throwIfAborted();
+    await Deno.remove(path);
+    return { type: "other", files: 1, directories: 0 };
+  }
+  if (!recursive) {
+    signal?.throwIfAborted();
+    await Deno.remove(path).catch((error) => {
+      throw /not empty|os error 39\b/i.test(String(error?.message))
+        ? new FsError("FS_NOT_EMPTY", { cause: error })
+        : error;
+    });
+    return { type: "directory", files: 0, directories: 1 };
+  }
+  return await removeTree(c, versions, dir, path, info, target.realPath, expect, signal);
+}
+
+async function removeTree(
+  c: Containment,
+  versions: Versioner,
+  dir: WorkDir,
+  path: string,
+  info: Deno.FileInfo,
+  realPath: string,
+  expect: ReadonlyMap<string, string> | undefined,
+  signal?: AbortSignal,
+): Promise<FsRemoveOutcome> {
+  signal?.throwIfAborted();
+  const aside = `${dir.at}/.toolfs-${crypto.randomUUID().slice(0, 8)}.del`;
+  await Deno.rename(path, aside);
+  let held: Deno.FsFile[] = [];
+  let committed = false;
+  try {
+    // The name may have been swapped for a link just before the rename: then that is what moved.
+    if (!sameFile(await lstatOrNull(aside), info)) throw new FsError("FS_STALE");
+    const entries = (await listEntries(c, null, aside, realPath, signal)) ?? [];
+    const files = entries.filter((e) => e.type === "file").map((e) => ({
+      path: aside + e.realPath.slice(realPath.length),
+      realPath: e.realPath,
+    }));
+    held = await lockAll(c, versions, files, expect, signal);
+    signal?.throwIfAborted(); // the commit point: nothing has changed before it
+    committed = true;
+    await Deno.remove(aside, { recursive: true });
+    const directories = entries.filter((e) => e.type === "directory").length;
+    return { type: "directory", files: entries.length - directories, directories };
+  } finally {
+    held.forEach(closeQuietly);
+    if (!committed) await Deno.rename(aside, path).catch(() => {});
+  }
+}
+
+/** The pinned parent of an entry, inside a writable root. */
+export function pinParent(c: Containment, realPath: string): Promise<WorkDir> {
+  return c.pin(dirname(realPath), true);
+}

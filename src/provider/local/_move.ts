@@ -1,0 +1,186 @@
+// `move` on the local disk (C15.2): never replace, never lose data at any instant. Private to
+// src/provider/local.
+//
+// Within one file system a file (or a link, or any other non-directory) is hard-linked to the
+// destination, which fails when the destination exists (the kernel decides, so no race can make
+// it replace anything), and the source name is then unlinked; a regular file is held under its
+// lock meanwhile, so no `write` or `edit` commits to the old name in between. A directory
+// moves by one rename onto an empty directory this call has just created exclusively (a rename
+// may replace an empty directory, never a non-empty one or a file). Across file systems
+// (EXDEV) the entry is copied, and the source removed only once the copy is complete.
+
+import { basename } from "node:path";
+import { FsError } from "../../fs_error.ts";
+import { ENTRY_REASONS } from "../../render/entry_render.ts";
+import type { FsMoveOutcome, FsTarget } from "../fs_provider.ts";
+import type { Containment, WorkDir } from "./_containment.ts";
+import { entryType, lockFile, refuseRoot } from "./_entries.ts";
+import { openVerified } from "./_open.ts";
+import { closeQuietly, lstatOrNull, sameFile } from "./_stat.ts";
+
+/** Whether a thrown value is the kernel's "cross-device link" (EXDEV). */
+function crossDevice(error: unknown): boolean {
+  return /os error 18\b|EXDEV|cross-device/i.test(String((error as Error)?.message ?? error));
+}
+
+/** Whether a thrown value says hard links are not possible here (EPERM, EMLINK, ENOTSUP). */
+function noHardLink(error: unknown): boolean {
+  return error instanceof Deno.errors.PermissionDenied ||
+    /os error (1|31|95)\b/.test(String((error as Error)?.message ?? error));
+}
+
+/**
+ * Moves `source` (in the pinned `from` directory) to `destination` (in the pinned `to`
+ * directory). Both directories are pinned inside writable roots by the caller.
+ */
+export async function moveIn(
+  c: Containment,
+  from: WorkDir,
+  to: WorkDir,
+  source: FsTarget,
+  destination: FsTarget,
+  signal?: AbortSignal,
+): Promise<FsMoveOutcome> {
+  refuseRoot(c, source.realPath);
+  const src = `${from.at}/${basename(source.realPath)}`;
+  const dst = `${to.at}/${basename(destination.realPath)}`;
+  const info = await Deno.lstat(src);
+  const type = entryType(info);
+  if (
+    type === "directory" &&
+    (destination.realPath === source.realPath ||
+      destination.realPath.startsWith(`${source.realPath}/`))
+  ) {
+    throw new FsError("FS_INVALID_ARGUMENT", { detail: ENTRY_REASONS.intoItself });
+  }
+  if (await lstatOrNull(dst)) throw new FsError("FS_EXISTS");
+  signal?.throwIfAborted(); // the commit point: nothing has changed before it
+  if (type === "directory") await moveDirectory(c, src, dst);
+  else if (type === "file") await moveFile(c, src, dst, signal);
+  else await moveOther(src, dst);
+  return { type };
+}
+
+/** A regular file: linked to its new name under its lock, then unlinked from the old one. */
+async function moveFile(
+  c: Containment,
+  src: string,
+  dst: string,
+  signal?: AbortSignal,
+): Promise<void> {
+  const { file, info } = await lockFile(c, src, signal);
+  try {
+    try {
+      await Deno.link(src, dst);
+    } catch (error) {
+      if (error instanceof Deno.errors.AlreadyExists) throw new FsError("FS_EXISTS");
+      if (crossDevice(error)) return await copyFileAcross(c, src, dst, info);
+      if (!noHardLink(error)) throw error;
+      // No hard links here: check, then rename (the README names this race).
+      if (await lstatOrNull(dst)) throw new FsError("FS_EXISTS");
+      await Deno.rename(src, dst);
+      return;
+    }
+    if (sameFile(await lstatOrNull(src), info)) await Deno.remove(src);
+  } finally {
+    closeQuietly(file);
+  }
+}
+
+/** A link or another special entry: hard-linked (the link itself), then unlinked. */
+async function moveOther(src: string, dst: string): Promise<void> {
+  const info = await Deno.lstat(src);
+  try {
+    await Deno.link(src, dst);
+  } catch (error) {
+    if (error instanceof Deno.errors.AlreadyExists) throw new FsError("FS_EXISTS");
+    if (!crossDevice(error) || !info.isSymlink) throw error;
+    await Deno.symlink(await Deno.readLink(src), dst).catch((e) => {
+      throw e instanceof Deno.errors.AlreadyExists ? new FsError("FS_EXISTS") : e;
+    });
+  }
+  if (sameFile(await lstatOrNull(src), info)) await Deno.remove(src);
+}
+
+/** A directory: renamed onto an empty directory made for it; copied across file systems. */
+async function moveDirectory(c: Containment, src: string, dst: string): Promise<void> {
+  try {
+    await Deno.mkdir(dst);
+  } catch (error) {
+    if (error instanceof Deno.errors.AlreadyExists) throw new FsError("FS_EXISTS");
+    throw error;
+  }
+  const made = await Deno.lstat(dst);
+  try {
+    await Deno.rename(src, dst);
+  } catch (error) {
+    if (!crossDevice(error)) {
+      if (sameFile(await lstatOrNull(dst), made)) await Deno.remove(dst).catch(() => {});
+      throw /os error 39\b|not empty/i.test(String((error as Error)?.message))
+        ? new FsError("FS_EXISTS")
+        : error;
+    }
+    try {
+      await copyTreeInto(c, src, dst);
+    } catch (copyError) {
+      await Deno.remove(dst, { recursive: true }).catch(() => {});
+      throw copyError;
+    }
+    await Deno.remove(src, { recursive: true });
+  }
+}
+
+/** Copies the tree at `src` into the existing empty directory `dst` (links copied as links). */
+async function copyTreeInto(c: Containment, src: string, dst: string): Promise<void> {
+  for await (const entry of Deno.readDir(src)) {
+    const from = `${src}/${entry.name}`;
+    const to = `${dst}/${entry.name}`;
+    const info = await Deno.lstat(from);
+    if (info.isDirectory) {
+      await Deno.mkdir(to);
+      await copyTreeInto(c, from, to);
+    } else if (info.isSymlink) {
+      await Deno.symlink(await Deno.readLink(from), to);
+    } else if (info.isFile) {
+      await copyFileAcross(c, from, to, info, false);
+    } else {
+      throw new FsError("FS_NOT_REGULAR_FILE");
+    }
+  }
+}
+
+/**
+ * Copies a regular file to another file system: the content read from a verified descriptor
+ * into a new file, flushed, then the source unlinked (when `removeSource`) only after that.
+ */
+async function copyFileAcross(
+  c: Containment,
+  src: string,
+  dst: string,
+  info: Deno.FileInfo,
+  removeSource = true,
+): Promise<void> {
+  const input = await openVerified(c, src);
+  try {
+    const output = await Deno.open(dst, {
+      write: true,
+      createNew: true,
+      mode: (info.mode ?? 0o644) & 0o777,
+    }).catch((error) => {
+      throw error instanceof Deno.errors.AlreadyExists ? new FsError("FS_EXISTS") : error;
+    });
+    try {
+      await input.readable.pipeTo(output.writable, { preventClose: true });
+      await output.syncData();
+    } catch (error) {
+      closeQuietly(output);
+      await Deno.remove(dst).catch(() => {});
+      throw error;
+    }
+    closeQuietly(output);
+    if (info.mtime) await Deno.utime(dst, info.atime ?? info.mtime, info.mtime).catch(() => {});
+  } finally {
+    closeQuietly(input);
+  }
+  if (removeSource && sameFile(await lstatOrNull(src), info)) await Deno.remove(src);
+}

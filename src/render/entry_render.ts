@@ -1,0 +1,85 @@
+/**
+ * Every model-facing text of `move` and `delete` (CONTRACT C15.2, C15.3): success texts, the
+ * messages built from facts the tool holds, and the reasons providers attach to their codes.
+ * Pure: no I/O.
+ *
+ * @module
+ */
+
+import { plural } from "./_view.ts";
+import { quotePath, renderName } from "./names.ts";
+
+/** Validation messages of C15, in the order they are checked. */
+export const ENTRY_MESSAGES = {
+  sourcePath: "source_path must be a non-empty string",
+  sourcePathNul: "source_path must not contain a NUL byte",
+  destinationPath: "destination_path must be a non-empty string",
+  destinationPathNul: "destination_path must not contain a NUL byte",
+  path: "path must be a non-empty string",
+  recursive: "recursive must be a boolean when given",
+} as const;
+
+/**
+ * The reasons `move` and `delete` refuse an entry, after `cannot <op> "<path>": ` (the
+ * providers throw them as an `FsError` detail).
+ */
+export const ENTRY_REASONS = {
+  /** A root can never be moved or deleted (C15.2, C15.3). */
+  root: "it is a root",
+  /** A directory cannot move into itself (C15.2). */
+  intoItself: "a directory cannot move into itself",
+} as const;
+
+/**
+ * `cannot move "<src>" to "<dst>": the destination exists` (C15.2, `FS_EXISTS`).
+ *
+ * @param source The source's display path.
+ * @param destination The destination's display path.
+ * @returns The message.
+ */
+export function moveExistsMessage(source: string, destination: string): string {
+  return `cannot move ${quotePath(source)} to ${quotePath(destination)}: the destination exists`;
+}
+
+/**
+ * `cannot delete "<path>": it holds <n> files this session has not read` (C15.3,
+ * `FS_NOT_OBSERVED`).
+ *
+ * @param displayPath The directory's display path.
+ * @param unread The files without a read observation at their current version.
+ * @returns The message.
+ */
+export function unreadTreeMessage(displayPath: string, unread: number): string {
+  return `cannot delete ${quotePath(displayPath)}: it holds ${
+    plural(unread, "file", "files")
+  } this session has not read`;
+}
+
+/**
+ * `Moved <src> to <dst>` (C15.2).
+ *
+ * @param source The source's display path.
+ * @param destination The destination's display path.
+ * @returns The model-facing text.
+ */
+export function renderMove(source: string, destination: string): string {
+  return `Moved ${renderName(source)} to ${renderName(destination)}`;
+}
+
+/**
+ * `Deleted <path>`, or for a directory `Deleted <path> (<f> files, <d> directories)` (C15.3).
+ *
+ * @param displayPath The display path.
+ * @param removed What was removed.
+ * @returns The model-facing text.
+ */
+export function renderDelete(
+  displayPath: string,
+  removed: { type: string; files: number; directories: number },
+): string {
+  const shown = `Deleted ${renderName(displayPath)}`;
+  if (removed.type !== "directory") return shown;
+  return `${shown} (${plural(removed.files, "file", "files")}, ${
+    plural(removed.directories, "directory", "directories")
+  })`;
+}
