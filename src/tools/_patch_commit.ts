@@ -6,7 +6,7 @@ import { FsError } from "../fs_error.ts";
 import type { FsProvider, FsTarget } from "../provider/fs_provider.ts";
 import { rollbackTail } from "../render/patch_render.ts";
 import { asFileError, type PatchFile, type PlannedOperation } from "./_patch_plan.ts";
-import { bytesToText, type ToolEnv } from "./_context.ts";
+import type { ToolEnv } from "./_context.ts";
 
 /** What a committed operation left, for its observation. */
 export interface Committed {
@@ -91,11 +91,8 @@ async function commitOne(
     }
     case "delete": {
       await removeFile(fs, target, op.precondition);
-      const text = bytesToText(op.before);
-      undos.push({
-        file: op.file,
-        run: () => fs.writeText(target, text, { precondition: { kind: "absent" } }),
-      });
+      const before = op.before;
+      undos.push({ file: op.file, run: () => recreate(fs, target, before) });
       return { target, version: "", op: "delete" };
     }
   }
@@ -123,6 +120,14 @@ async function removeFile(
     ? new Map([[target.realPath, precondition.version]])
     : undefined;
   await fs.removeEntry(target, { expect });
+}
+
+/** Puts a deleted file back, byte for byte: created empty, then given its old bytes. */
+async function recreate(fs: FsProvider, target: FsTarget, bytes: Uint8Array): Promise<void> {
+  const created = await fs.writeText(target, "", { precondition: { kind: "absent" } });
+  await fs.editText(target, () => bytes, {
+    precondition: { kind: "version", version: created.version },
+  });
 }
 
 async function moveFile(fs: FsProvider, from: FsTarget, to: FsTarget): Promise<void> {

@@ -2,7 +2,8 @@
 // C12.3 hints, line breaks and BOM kept, the policy, and the exact texts — on both providers.
 
 import assert from "node:assert/strict";
-import { createFsTools, FsError, type FsProvider, type FsTools } from "../../mod.ts";
+import { createFsTools, FsError, type FsTools } from "../../mod.ts";
+import type { FsTarget } from "../../provider.ts";
 import type { FsProviderWithRoots } from "../../src/tools/tools.ts";
 import { forEachProvider, type Sandbox } from "../_sandbox.ts";
 import { BOM, concat } from "./_shared.ts";
@@ -321,8 +322,8 @@ function failingOn(fs: FsProviderWithRoots, failing: string): FsProviderWithRoot
   return new Proxy(fs, {
     get(target, key) {
       const value = Reflect.get(target, key, target);
-      if (key === "editText") {
-        return (...args: Parameters<FsProvider["editText"]>) => {
+      if (key === "editText" || key === "removeEntry") {
+        return (...args: [FsTarget, ...unknown[]]) => {
           if (args[0].path.endsWith(failing)) {
             return Promise.reject(new FsError("FS_PERMISSION_DENIED"));
           }
@@ -362,3 +363,152 @@ forEachProvider(
     assert.equal(await box.read("three.txt"), "delta\n");
   },
 );
+
+forEachProvider(
+  "C16.3 patch deletes a read file and moves an updated one; exact lines",
+  FILES,
+  async (box) => {
+    const tools = patchTools(box);
+    await readAll(box, tools, "a.ts", "c.ts");
+    const result = await tools.execute("patch", {
+      patch: envelope(
+        "*** Update File: a.ts",
+        "*** Move to: lib/label.ts",
+        "@@",
+        "-export function checkName() {",
+        "+export function checkLabel() {",
+        "*** Delete File: c.ts",
+      ),
+    });
+    assert.equal(result.content, "Updated a.ts and moved it to lib/label.ts\nDeleted c.ts");
+    assert.deepEqual(result.value, {
+      operations: [
+        { kind: "update", path: box.path("a.ts"), movedTo: box.path("lib/label.ts") },
+        { kind: "delete", path: box.path("c.ts") },
+      ],
+    });
+    assert.equal(await box.read("a.ts"), null);
+    assert.equal(await box.read("c.ts"), null);
+    assert.equal(
+      await box.read("lib/label.ts"),
+      "export function checkLabel() {\n  return 1;\n}\n",
+    );
+    // The moved file's observation followed it: an edit needs no read.
+    const edit = await tools.execute("edit", {
+      file_path: "lib/label.ts",
+      old_string: "return 1;",
+      new_string: "return 2;",
+    });
+    assert.equal(edit.isError, false, edit.content);
+  },
+);
+
+forEachProvider(
+  "C16.2 Delete File needs a read; Move to needs an absent destination",
+  FILES,
+  async (box) => {
+    const tools = patchTools(box);
+    assert.deepEqual(await failure(tools, envelope("*** Delete File: c.ts")), [
+      'Error: cannot patch "c.ts" (Delete File, patch line 2): read it first',
+      "FS_NOT_OBSERVED",
+    ]);
+    await readAll(box, tools, "a.ts");
+    assert.deepEqual(
+      await failure(
+        tools,
+        envelope(
+          "*** Update File: a.ts",
+          "*** Move to: b.ts",
+          "@@",
+          "-  return 1;",
+          "+  return 2;",
+        ),
+      ),
+      ['Error: cannot patch "b.ts" (Move to, patch line 3): the destination exists', "FS_EXISTS"],
+    );
+    assert.deepEqual(await failure(tools, envelope("*** Delete File: gone.ts")), [
+      'Error: cannot patch "gone.ts" (Delete File, patch line 2): not found',
+      "FS_NOT_FOUND",
+    ]);
+    assert.equal(await box.read("a.ts"), FILES["a.ts"]);
+    assert.equal(await box.read("c.ts"), FILES["c.ts"]);
+  },
+);
+
+forEachProvider("C16.2 a failure after an add, a move and a delete puts every one of them back", {
+  "keep.txt": concat(BOM, "k1\r\nk2\r\n"),
+  "old.txt": "o1\n",
+  "last.txt": "l1\n",
+}, async (box) => {
+  const tools = patchTools(box, failingOn(box.fs, "last.txt"));
+  await readAll(box, tools, "keep.txt", "old.txt", "last.txt");
+  const before = await box.bytes("keep.txt");
+  const [content, code] = await failure(
+    tools,
+    envelope(
+      "*** Add File: fresh.txt\n+new",
+      "*** Update File: keep.txt\n*** Move to: moved/keep.txt\n@@\n-k2\n+K2",
+      "*** Delete File: old.txt",
+      "*** Update File: last.txt\n@@\n-l1\n+L1",
+    ),
+  );
+  assert.deepEqual([content, code], [
+    'Error: cannot patch "last.txt" (Update File, patch line 10): permission denied; the files already changed were put back',
+    "FS_PERMISSION_DENIED",
+  ]);
+  assert.equal(await box.read("fresh.txt"), null);
+  assert.equal(await box.read("moved/keep.txt"), null);
+  assert.deepEqual(await box.bytes("keep.txt"), before);
+  assert.equal(await box.read("old.txt"), "o1\n");
+  assert.equal(await box.read("last.txt"), "l1\n");
+});
+
+forEachProvider(
+  "C8 patch presents as Patch <first path> and <n> more files, kind edit",
+  {},
+  async (box) => {
+    const tools = patchTools(box);
+    const patch = envelope(
+      "*** Add File: a.ts\n+x",
+      "*** Update File: b.ts\n*** Move to: c.ts\n@@\n-x\n+y",
+    );
+    assert.deepEqual(tools.presentCall("patch", { patch }), {
+      title: "Patch a.ts and 2 more files",
+      kind: "edit",
+      locations: [{ path: box.path("a.ts") }, { path: box.path("b.ts") }, {
+        path: box.path("c.ts"),
+      }],
+    });
+    assert.deepEqual(tools.presentCall("patch", { patch: "nonsense" }), {
+      title: "Patch",
+      kind: "edit",
+    });
+  },
+);
+
+forEachProvider("C16.2 deletions come last; a failed one puts back the files deleted before it", {
+  "one.txt": "1\n",
+  "two.txt": new Uint8Array([0xef, 0xbb, 0xbf, 0x32, 0x0d, 0x0a]),
+  "three.txt": "3\n",
+}, async (box) => {
+  const tools = patchTools(box, failingOn(box.fs, "three.txt"));
+  await readAll(box, tools, "one.txt", "two.txt", "three.txt");
+  const [content, code] = await failure(
+    tools,
+    envelope(
+      "*** Delete File: two.txt",
+      "*** Delete File: three.txt",
+      "*** Add File: four.txt\n+4",
+    ),
+  );
+  assert.deepEqual([content, code], [
+    'Error: cannot patch "three.txt" (Delete File, patch line 3): permission denied; the files already changed were put back',
+    "FS_PERMISSION_DENIED",
+  ]);
+  assert.deepEqual(
+    await box.bytes("two.txt"),
+    new Uint8Array([0xef, 0xbb, 0xbf, 0x32, 0x0d, 0x0a]),
+  );
+  assert.equal(await box.read("three.txt"), "3\n");
+  assert.equal(await box.read("four.txt"), null);
+});
