@@ -467,6 +467,7 @@ forEachProvider(
   "C8 patch presents as Patch <first path> and <n> more files, kind edit",
   {},
   async (box) => {
+    await Promise.resolve(); // presentCall is synchronous; the helper takes an async body
     const tools = patchTools(box);
     const patch = envelope(
       "*** Add File: a.ts\n+x",
