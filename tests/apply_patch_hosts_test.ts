@@ -47,16 +47,31 @@ Deno.test("C16.4 applyPatchOperation: Responses API operations within the roots 
       output:
         'Error: cannot patch "c.ts" (Add File, patch line 2): the file already exists; use *** Update File to change it',
     });
+    // c.ts was added by this session, so it may be deleted; a.ts moved with move_to.
+    assert.deepEqual(await apply({ type: "delete_file", path: "c.ts" }), {
+      status: "completed",
+      output: "Deleted c.ts",
+    });
+    assert.deepEqual(
+      await apply({
+        type: "update_file",
+        path: "a.ts",
+        move_to: "lib/a.ts",
+        diff: "@@\n-  return 1;\n+  return 2;",
+      }),
+      { status: "completed", output: "Updated a.ts and moved it to lib/a.ts" },
+    );
     assert.deepEqual(await apply({ type: "bogus" } as never), {
       status: "failed",
       output:
         'Error: operation must be an object whose type is "create_file", "update_file" or "delete_file"',
     });
     assert.equal(
-      await Deno.readTextFile(`${root}/src/a.ts`),
-      "export function checkLabel() {\n  return 1;\n}\n",
+      await Deno.readTextFile(`${root}/src/lib/a.ts`),
+      "export function checkLabel() {\n  return 2;\n}\n",
     );
-    assert.equal(await Deno.readTextFile(`${root}/src/c.ts`), "export {};\n");
+    await assert.rejects(Deno.stat(`${root}/src/c.ts`));
+    await assert.rejects(Deno.stat(`${root}/src/a.ts`));
   });
 });
 
@@ -106,6 +121,13 @@ Deno.test("C16.4 OpenAI Agents SDK: applyPatchTool with toolfs's Editor in a Run
           diff: "@@\n-checkName();\n+checkLabel();",
         }),
         call("p4", { type: "create_file", path: "new.ts", diff: "+export const n = 1;\n" }),
+        call("p5", {
+          type: "update_file",
+          path: "new.ts",
+          moveTo: "lib/new.ts",
+          diff: "@@\n-export const n = 1;\n+export const n = 2;",
+        }),
+        call("p6", { type: "delete_file", path: "b.ts" }),
       ],
       [{
         type: "message" as const,
@@ -140,12 +162,11 @@ Deno.test("C16.4 OpenAI Agents SDK: applyPatchTool with toolfs's Editor in a Run
       ["p2", "failed", 'Error: cannot patch "../../outside.ts": outside the permitted roots'],
       ["p3", "completed", "Updated b.ts"],
       ["p4", "completed", "Added new.ts"],
+      ["p5", "completed", "Updated new.ts and moved it to lib/new.ts"],
+      ["p6", "completed", "Deleted b.ts"],
     ]);
-    assert.equal(
-      await Deno.readTextFile(`${root}/src/b.ts`),
-      "import { checkName } from './a.ts';\ncheckLabel();\n",
-    );
-    assert.equal(await Deno.readTextFile(`${root}/src/new.ts`), "export const n = 1;\n");
+    await assert.rejects(Deno.stat(`${root}/src/b.ts`));
+    assert.equal(await Deno.readTextFile(`${root}/src/lib/new.ts`), "export const n = 2;\n");
     await assert.rejects(Deno.stat(`${root}/outside.ts`));
   });
 });
