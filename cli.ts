@@ -119,7 +119,7 @@ export async function runCli(
   const config = command.config as Partial<FsToolsConfig>;
   let definitions: readonly FsToolDefinition[];
   try {
-    definitions = toolDefinitions({ config });
+    definitions = toolDefinitions({ config, tools: command.tools });
   } catch (error) {
     return problem(message(error));
   }
@@ -148,6 +148,7 @@ export async function runCli(
       cwd: insideRoots(fs, cwd) ? cwd : undefined,
       policy: policy ? session?.policy ?? true : false,
       config,
+      tools: command.tools,
     });
   } catch (error) {
     return problem(message(error));

@@ -47,7 +47,8 @@ import {
 import { toMcpCallResult, toMcpTools } from "./formats.ts";
 import { LineTransport } from "./src/mcp/line_transport.ts";
 import { toolDefinitions } from "./src/tools/tools.ts";
-import type { RootAccess } from "./src/types.ts";
+import { parseToolList } from "./src/present/specs/mod.ts";
+import type { FsToolName, RootAccess } from "./src/types.ts";
 import { clientRootPaths, rootsInForce, type RootsSource } from "./src/mcp/roots.ts";
 import { generateToken, guardRequest, isLoopback, parseListen } from "./src/mcp/http_guard.ts";
 import { outputSchemaFor } from "./src/mcp/output_schemas.ts";
@@ -98,6 +99,11 @@ export interface McpServerOptions {
   policy?: boolean;
   /** Overrides of the caps (C2). */
   config?: Partial<FsToolsConfig>;
+  /**
+   * The tools to serve, e.g. `["read", "patch"]` (C15.1: `patch` only when named).
+   * @default {the default tools of createFsTools}
+   */
+  tools?: readonly FsToolName[];
   /**
    * Where the server reports the roots in force and other events, one line each.
    * @default {console.error}
@@ -324,7 +330,7 @@ class Workspace {
     } else {
       this.cli = [];
     }
-    this.definitions = toolDefinitions({ config: options.config });
+    this.definitions = toolDefinitions({ config: options.config, tools: options.tools });
   }
 
   /** The tools on the given roots, or `null` when none of them can be used. */
@@ -360,6 +366,7 @@ class Workspace {
       cwd: fromCli ? this.options.cwd : undefined,
       policy: this.policy,
       config: this.options.config,
+      tools: this.options.tools,
     });
   }
 }
@@ -484,6 +491,7 @@ options:
                          (--allow-env=TOOLFS_MCP_TOKEN) or a fresh one printed to stderr
   --no-auth              no token (loopback hosts only)
   --allow-host <name>    a host name clients may use besides the bound host and loopback
+  --tools <names>        the tools to serve, comma-separated (patch is served only when named)
   -h, --help             this text`;
 
 /** Command-line options, or the usage problem. */
@@ -493,6 +501,7 @@ interface Cli {
   http?: string;
   noAuth: boolean;
   allowHosts: string[];
+  tools?: FsToolName[];
 }
 
 function parseCli(args: string[], base: string | undefined): Cli | { problem: string } | "help" {
@@ -509,6 +518,7 @@ function parseCli(args: string[], base: string | undefined): Cli | { problem: st
         http: { type: "string" },
         "no-auth": { type: "boolean" },
         "allow-host": { type: "string", multiple: true },
+        tools: { type: "string" },
         help: { type: "boolean", short: "h" },
       },
     });
@@ -527,7 +537,10 @@ function parseCli(args: string[], base: string | undefined): Cli | { problem: st
   if (parsed.values["no-auth"] && parsed.values.http === undefined) {
     return { problem: "--no-auth applies only with --http" };
   }
+  const tools = parsed.values.tools === undefined ? undefined : parseToolList(parsed.values.tools);
+  if (typeof tools === "string") return { problem: tools };
   return {
+    tools,
     roots,
     structured: parsed.values.structured === true,
     http: parsed.values.http,
@@ -574,6 +587,7 @@ async function main(args: string[]): Promise<void> {
         token,
         structured: parsed.structured,
         allowedHosts: parsed.allowHosts,
+        tools: parsed.tools,
       });
       console.error(
         `toolfs mcp: serving ${http.url}` +
@@ -585,7 +599,10 @@ async function main(args: string[]): Promise<void> {
       );
       serving = http;
     } else {
-      serving = await serveStdio(parsed.roots, { structured: parsed.structured });
+      serving = await serveStdio(parsed.roots, {
+        structured: parsed.structured,
+        tools: parsed.tools,
+      });
     }
   } catch (error) {
     console.error(`toolfs mcp: ${message(error)}`);

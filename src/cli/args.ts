@@ -6,7 +6,8 @@
  * @module
  */
 
-import type { FsToolDefinition, RootAccess } from "../types.ts";
+import type { FsToolDefinition, FsToolName, RootAccess } from "../types.ts";
+import { parseToolList } from "../present/specs/mod.ts";
 
 /** A parsed command line that runs a tool. */
 export interface CliRun {
@@ -24,6 +25,8 @@ export interface CliRun {
   session?: string;
   /** `--no-policy`: writes and edits are unconditional. */
   policy: boolean;
+  /** `--tools`: the tools to offer (default: the default tools; `patch` only when named). */
+  tools?: FsToolName[];
   /** The tool name. */
   tool: string;
   /** The tokens after the tool name: its arguments, for {@linkcode parseToolArgs}. */
@@ -52,7 +55,8 @@ export function cliUsage(definitions: readonly FsToolDefinition[]): string {
     return `  ${[d.name, ...props].join(" ").padEnd(44)} ${d.description}`;
   }).join("\n");
   return `usage: toolfs [--root DIR]... [--read-only DIR]... [--config JSON] [--session FILE]
-              [--no-policy] [--json] [--tokens] <tool> [JSON | ARG... | --name value...]
+              [--no-policy] [--tools NAMES] [--json] [--tokens]
+              <tool> [JSON | ARG... | --name value...]
 
 Runs one toolfs tool and prints exactly the text the model would see.
 
@@ -67,6 +71,7 @@ options:
   --session FILE    keep read observations in FILE between runs, so a later write or edit
                     of a file read earlier is allowed
   --no-policy       writes and edits need no earlier read
+  --tools NAMES     the tools to offer, comma-separated (patch only when named here)
   --json            print the whole result (content, isError, value or error) as JSON
   --tokens          print the text's token counts (DeepSeek V3, o200k) on stderr
   -h, --help        this text
@@ -79,7 +84,7 @@ exit status: 0 the tool succeeded, 1 the tool failed (its Error: text is printed
 2 the tool did not run (usage, options, roots, session file).`;
 }
 
-const VALUE_OPTIONS = new Set(["root", "read-only", "config", "session"]);
+const VALUE_OPTIONS = new Set(["root", "read-only", "config", "session", "tools"]);
 const FLAG_OPTIONS = new Set(["json", "tokens", "no-policy", "help"]);
 
 /**
@@ -128,6 +133,10 @@ export function parseCli(argv: readonly string[]): CliCommand {
     if (name === "root" || name === "read-only") {
       if (value === "") return { kind: "usage", problem: `option --${name} needs a directory` };
       run.roots.push({ path: value, write: name === "root" });
+    } else if (name === "tools") {
+      const tools = parseToolList(value);
+      if (typeof tools === "string") return { kind: "usage", problem: tools };
+      run.tools = tools;
     } else if (name === "session") {
       if (value === "") return { kind: "usage", problem: "option --session needs a file" };
       run.session = value;

@@ -56,3 +56,32 @@ export const DEFAULT_TOOLS: readonly FsToolName[] = Object.freeze(
 export function isToolName(name: unknown): name is FsToolName {
   return typeof name === "string" && Object.hasOwn(SPECS, name);
 }
+
+/**
+ * A comma-separated list of tool names, as `--tools` takes it on the command line and in the MCP
+ * server (C15.1), or the problem with it.
+ *
+ * @param text The option's value, e.g. `read,grep,patch`.
+ * @returns The names, or a message naming the unknown one.
+ *
+ * @example
+ * ```ts
+ * import { deepEqual, equal } from "node:assert/strict";
+ * import { parseToolList } from "./mod.ts";
+ *
+ * deepEqual(parseToolList("read, patch"), ["read", "patch"]);
+ * equal(typeof parseToolList("read,nope"), "string");
+ * ```
+ */
+export function parseToolList(text: string): FsToolName[] | string {
+  const names = text.split(",").map((name) => name.trim()).filter((name) => name !== "");
+  if (names.length === 0) return "--tools needs at least one tool name";
+  for (const name of names) {
+    if (!isToolName(name)) {
+      return `--tools: unknown tool ${JSON.stringify(name)}; the tools are ${
+        TOOL_NAMES.join(", ")
+      }`;
+    }
+  }
+  return names as FsToolName[];
+}
