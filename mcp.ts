@@ -48,7 +48,7 @@ import {
 import { toMcpCallResult, toMcpTools } from "./formats.ts";
 import { LineTransport } from "./src/mcp/line_transport.ts";
 import { toolDefinitions } from "./src/tools/tools.ts";
-import { SERVED_TOOLS } from "./src/present/specs/mod.ts";
+import { parseToolList, SERVED_TOOLS } from "./src/present/specs/mod.ts";
 import type { RootAccess } from "./src/types.ts";
 import { clientRootPaths, rootsInForce, type RootsSource } from "./src/mcp/roots.ts";
 import { generateToken, guardRequest, isLoopback, parseListen } from "./src/mcp/http_guard.ts";
@@ -504,6 +504,7 @@ options:
                          (--allow-env=TOOLFS_MCP_TOKEN) or a fresh one printed to stderr
   --no-auth              no token (loopback hosts only)
   --allow-host <name>    a host name clients may use besides the bound host and loopback
+  --tools <names>        the tools to serve, comma-separated (patch is served only when named)
   -h, --help             this text`;
 
 /** Command-line options, or the usage problem. */
@@ -514,6 +515,7 @@ interface Cli {
   http?: string;
   noAuth: boolean;
   allowHosts: string[];
+  tools?: FsToolName[];
 }
 
 function parseCli(args: string[], base: string | undefined): Cli | { problem: string } | "help" {
@@ -531,6 +533,7 @@ function parseCli(args: string[], base: string | undefined): Cli | { problem: st
         http: { type: "string" },
         "no-auth": { type: "boolean" },
         "allow-host": { type: "string", multiple: true },
+        tools: { type: "string" },
         help: { type: "boolean", short: "h" },
       },
     });
@@ -549,15 +552,10 @@ function parseCli(args: string[], base: string | undefined): Cli | { problem: st
   if (parsed.values["no-auth"] && parsed.values.http === undefined) {
     return { problem: "--no-auth applies only with --http" };
   }
-  const tools = parsed.values.tools?.split(",").map((name) => name.trim()) as FsToolName[];
-  if (tools) {
-    try {
-      toolDefinitions({ tools });
-    } catch (error) {
-      return { problem: `--tools: ${message(error)}` };
-    }
-  }
+  const tools = parsed.values.tools === undefined ? undefined : parseToolList(parsed.values.tools);
+  if (typeof tools === "string") return { problem: tools };
   return {
+    tools,
     roots,
     tools,
     structured: parsed.values.structured === true,
@@ -606,6 +604,7 @@ async function main(args: string[]): Promise<void> {
         structured: parsed.structured,
         tools: parsed.tools,
         allowedHosts: parsed.allowHosts,
+        tools: parsed.tools,
       });
       console.error(
         `toolfs mcp: serving ${http.url}` +

@@ -336,3 +336,18 @@ Deno.test("cli resolves relative paths against the caller's directory inside a r
     assert(outside.stdout.startsWith("<path>b.txt</path>"), outside.stdout);
   });
 });
+
+Deno.test("C15.1/C16 cli: patch runs only when --tools names it", async () => {
+  await withSandbox({ "a.txt": "one\n" }, async ({ root }) => {
+    const patch = "*** Begin Patch\n*** Update File: a.txt\n@@\n-one\n+two\n*** End Patch";
+    const refused = await cli(root, ["patch", patch]);
+    assertEquals(refused.status, 2);
+    assert(refused.stderr.startsWith('toolfs: unknown tool "patch"; the tools are list, read'));
+    const ran = await cli(root, ["--tools", "read,patch", "--no-policy", "patch", patch]);
+    assertEquals([ran.status, ran.stdout], [0, "Updated a.txt"]);
+    assertEquals(await Deno.readTextFile(join(root, "a.txt")), "two\n");
+    const bad = await cli(root, ["--tools", "read,nope", "read", "a.txt"]);
+    assertEquals(bad.status, 2);
+    assert(bad.stderr.includes('--tools: unknown tool "nope"'));
+  });
+});

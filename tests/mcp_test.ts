@@ -1047,3 +1047,20 @@ async function exists(path: string): Promise<boolean> {
     return false;
   }
 }
+
+// C15.1/C16 — patch is served only when --tools names it
+
+test("C15.1/C16: patch is not served by default; --tools read,patch serves exactly those", async () => {
+  await withServer({ "a.txt": "one\n" }, async (connect, root) => {
+    const plain = await connect();
+    assert(!(await plain.client.listTools()).tools.some((t) => t.name === "patch"));
+    const chosen = await connect("--tools", "read,patch");
+    assertEquals((await chosen.client.listTools()).tools.map((t) => t.name), ["read", "patch"]);
+    await chosen.call("read", { file_path: "a.txt" });
+    const result = await chosen.call("patch", {
+      patch: "*** Begin Patch\n*** Update File: a.txt\n@@\n-one\n+two\n*** End Patch",
+    });
+    assertEquals(result.content, [{ type: "text", text: "Updated a.txt" }]);
+    assertEquals(await Deno.readTextFile(join(root, "a.txt")), "two\n");
+  });
+});

@@ -6,7 +6,8 @@
  * @module
  */
 
-import type { FsToolDefinition, RootAccess } from "../types.ts";
+import type { FsToolDefinition, FsToolName, RootAccess } from "../types.ts";
+import { parseToolList } from "../present/specs/mod.ts";
 
 /** A parsed command line that runs a tool. */
 export interface CliRun {
@@ -24,8 +25,8 @@ export interface CliRun {
   session?: string;
   /** `--no-policy`: writes and edits are unconditional. */
   policy: boolean;
-  /** `--tools NAMES`: the tools to offer, when given (C15.1). */
-  tools?: string[];
+  /** `--tools NAMES`: the tools to offer, when given (C15.1; default: every tool but patch). */
+  tools?: FsToolName[];
   /** The tool name. */
   tool: string;
   /** The tokens after the tool name: its arguments, for {@linkcode parseToolArgs}. */
@@ -71,6 +72,7 @@ options:
                     of a file read earlier is allowed
   --tools NAMES     the tools to offer, comma-separated; default: every tool but patch
   --no-policy       writes and edits need no earlier read
+  --tools NAMES     the tools to offer, comma-separated (patch only when named here)
   --json            print the whole result (content, isError, value or error) as JSON
   --tokens          print the text's token counts (DeepSeek V3, o200k) on stderr
   -h, --help        this text
@@ -133,7 +135,9 @@ export function parseCli(argv: readonly string[]): CliCommand {
       if (value === "") return { kind: "usage", problem: `option --${name} needs a directory` };
       run.roots.push({ path: value, write: name === "root" });
     } else if (name === "tools") {
-      run.tools = value.split(",").map((tool) => tool.trim());
+      const tools = parseToolList(value);
+      if (typeof tools === "string") return { kind: "usage", problem: tools };
+      run.tools = tools;
     } else if (name === "session") {
       if (value === "") return { kind: "usage", problem: "option --session needs a file" };
       run.session = value;

@@ -13,6 +13,7 @@ import { GLOB_SPEC } from "./glob.ts";
 import { GREP_SPEC } from "./grep.ts";
 import { LIST_SPEC } from "./list.ts";
 import { MOVE_SPEC } from "./move.ts";
+import { PATCH_SPEC } from "./patch.ts";
 import { READ_SPEC } from "./read.ts";
 import type { ToolSpec } from "./spec.ts";
 import { WRITE_SPEC } from "./write.ts";
@@ -30,6 +31,7 @@ export const SPECS: Readonly<Record<FsToolName, ToolSpec>> = Object.freeze({
   grep: GREP_SPEC,
   move: MOVE_SPEC,
   delete: DELETE_SPEC,
+  patch: PATCH_SPEC,
 });
 
 /** Every tool name, in the canonical order. */
@@ -38,11 +40,11 @@ export const TOOL_NAMES: readonly FsToolName[] = Object.freeze(
 );
 
 /**
- * The tools `createFsTools` gives when none are named (C9.1): `move` and `delete` are opt-in
- * (C15.1), so a default prompt keeps its bytes.
+ * The tools `createFsTools` gives when none are named (C9.1): `move`, `delete` and `patch` are
+ * opt-in (C15.1), so a default prompt keeps its bytes.
  */
 export const DEFAULT_TOOLS: readonly FsToolName[] = Object.freeze(
-  TOOL_NAMES.filter((name) => name !== "move" && name !== "delete"),
+  TOOL_NAMES.filter((name) => name !== "move" && name !== "delete" && name !== "patch"),
 );
 
 /**
@@ -62,3 +64,32 @@ export function isToolName(name: unknown): name is FsToolName {
 export const SERVED_TOOLS: readonly FsToolName[] = Object.freeze(
   TOOL_NAMES.filter((name) => (name as string) !== "patch"),
 );
+
+/**
+ * A comma-separated list of tool names, as `--tools` takes it on the command line and in the MCP
+ * server (C15.1), or the problem with it.
+ *
+ * @param text The option's value, e.g. `read,grep,patch`.
+ * @returns The names, or a message naming the unknown one.
+ *
+ * @example
+ * ```ts
+ * import { deepEqual, equal } from "node:assert/strict";
+ * import { parseToolList } from "./mod.ts";
+ *
+ * deepEqual(parseToolList("read, patch"), ["read", "patch"]);
+ * equal(typeof parseToolList("read,nope"), "string");
+ * ```
+ */
+export function parseToolList(text: string): FsToolName[] | string {
+  const names = text.split(",").map((name) => name.trim()).filter((name) => name !== "");
+  if (names.length === 0) return "--tools needs at least one tool name";
+  for (const name of names) {
+    if (!isToolName(name)) {
+      return `--tools: unknown tool ${JSON.stringify(name)}; the tools are ${
+        TOOL_NAMES.join(", ")
+      }`;
+    }
+  }
+  return names as FsToolName[];
+}
