@@ -69,6 +69,8 @@ export {
 } from "./src/policy/read_before_write.ts";
 export type {
   EditValue,
+  FsAttachment,
+  FsImageAttachment,
   FsToolDefinition,
   FsToolName,
   FsToolResult,
@@ -78,6 +80,7 @@ export type {
   ListTotals,
   ListValue,
   ReadLine,
+  ReadImageInfo,
   ReadValue,
   ToolInputSchema,
   WriteValue,
