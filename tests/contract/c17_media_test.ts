@@ -1,7 +1,8 @@
 // CONTRACT C17 (images and documents in `read`) on both providers, against the committed
 // fixtures in tests/fixtures/media/ (tiny files made with ImageMagick, qpdf and by hand).
 
-import assert from "node:assert/strict";
+import assert, { deepStrictEqual as assertEquals } from "node:assert/strict";
+import { makePdf, numberedPages } from "../_pdf.ts";
 import { forEachProvider, outcome, sandbox } from "../_sandbox.ts";
 import { encoder } from "../_helpers.ts";
 
@@ -264,3 +265,34 @@ Deno.test("C17.1 a 50 MB image is refused from its size, without reading it whol
   const tools = box.toolsWith({ config: { readStreamMinSize: 1024 * 1024 * 1024 } });
   assert.equal((await tools.execute("read", { file_path: "huge.png" })).error?.code, "FS_IO_ERROR");
 });
+
+const TWENTY = makePdf(numberedPages(20, 10));
+
+forEachProvider(
+  "C17.2 a 20-page PDF: limit 50 shows pages 1-5 with the total; a later window resumes",
+  {
+    "twenty.pdf": TWENTY,
+  },
+  async (box) => {
+    const first = await box.run("read", { file_path: "twenty.pdf", limit: 50 });
+    const lines = first.content.split("\n");
+    assertEquals(lines.slice(3, 6), [
+      "1: --- page 1 ---",
+      "2: page 1 line 1 of a generated document",
+      "3: page 1 line 2 of a generated document",
+    ]);
+    // 11 lines per page (the marker and ten lines): line 50 is page 5's line 5.
+    assertEquals(lines.at(-4), "50: page 5 line 5 of a generated document");
+    assertEquals(lines.at(-2), "(Showing lines 1-50 of 220. Use offset=51 to continue.)");
+    const last = await box.run("read", { file_path: "twenty.pdf", offset: 210, limit: 2 });
+    assertEquals(last.content.split("\n").slice(3, 5), [
+      "210: --- page 20 ---",
+      "211: page 20 line 1 of a generated document",
+    ]);
+    const end = await box.run("read", { file_path: "twenty.pdf", offset: 219 });
+    assertEquals(
+      end.content.split("\n").slice(3).join("\n"),
+      "219: page 20 line 9 of a generated document\n220: page 20 line 10 of a generated document\n\n(End of file - total 220 lines)\n</content>",
+    );
+  },
+);
