@@ -46,6 +46,11 @@ const SCHEMAS: Record<string, OutputSchema> = {
         },
       },
       totalLines: COUNT,
+      image: {
+        type: "object",
+        properties: { mimeType: TEXT, width: COUNT, height: COUNT, size: COUNT },
+      },
+      document: { type: "object", properties: { pages: COUNT } },
     },
     required: ["path", "offset", "lines"],
   },
