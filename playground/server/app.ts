@@ -40,7 +40,6 @@ import type {
   ResetResponse,
   SessionFile,
   SessionInfo,
-  ToolsConfig,
   TreeResponse,
   WireFormat,
 } from "./api_types.ts";
