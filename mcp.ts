@@ -504,7 +504,6 @@ options:
                          (--allow-env=TOOLFS_MCP_TOKEN) or a fresh one printed to stderr
   --no-auth              no token (loopback hosts only)
   --allow-host <name>    a host name clients may use besides the bound host and loopback
-  --tools <names>        the tools to serve, comma-separated (patch is served only when named)
   -h, --help             this text`;
 
 /** Command-line options, or the usage problem. */
@@ -515,7 +514,6 @@ interface Cli {
   http?: string;
   noAuth: boolean;
   allowHosts: string[];
-  tools?: FsToolName[];
 }
 
 function parseCli(args: string[], base: string | undefined): Cli | { problem: string } | "help" {
@@ -533,7 +531,6 @@ function parseCli(args: string[], base: string | undefined): Cli | { problem: st
         http: { type: "string" },
         "no-auth": { type: "boolean" },
         "allow-host": { type: "string", multiple: true },
-        tools: { type: "string" },
         help: { type: "boolean", short: "h" },
       },
     });
@@ -555,7 +552,6 @@ function parseCli(args: string[], base: string | undefined): Cli | { problem: st
   const tools = parsed.values.tools === undefined ? undefined : parseToolList(parsed.values.tools);
   if (typeof tools === "string") return { problem: tools };
   return {
-    tools,
     roots,
     tools,
     structured: parsed.values.structured === true,
@@ -602,7 +598,6 @@ async function main(args: string[]): Promise<void> {
         ...address,
         token,
         structured: parsed.structured,
-        tools: parsed.tools,
         allowedHosts: parsed.allowHosts,
         tools: parsed.tools,
       });

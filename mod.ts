@@ -78,6 +78,8 @@ export {
 export type {
   DeleteValue,
   EditValue,
+  FsAttachment,
+  FsImageAttachment,
   FsToolDefinition,
   FsToolName,
   FsToolResult,
@@ -89,6 +91,7 @@ export type {
   MoveValue,
   PatchOperationValue,
   PatchValue,
+  ReadImageInfo,
   ReadLine,
   ReadValue,
   ToolInputSchema,
