@@ -34,7 +34,7 @@ import {
   type ListToolsResult,
   Server,
   WebStandardStreamableHTTPServerTransport,
-} from "@modelcontextprotocol/server";
+} from "npm:@modelcontextprotocol/server@2.4.0";
 import {
   createFsTools,
   type FsTools,

@@ -30,7 +30,7 @@
  * @module
  */
 
-import { tool } from "@openai/agents-core";
+import { tool } from "npm:@openai/agents-core@0.20.0";
 import type { FsTools, ToolInputSchema } from "../mod.ts";
 import { toOpenAIResponsesTools } from "../formats.ts";
 
