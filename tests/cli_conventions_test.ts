@@ -48,13 +48,14 @@ Deno.test("cli --version and -V print the package version, exit 0", async () => 
 });
 
 Deno.test("cli short options: -r, -R, -c, -s, -j, -t, bundled -jt, -rDIR", async () => {
-  await withSandbox({ "a.txt": "one\ntwo\n", "ro/b.txt": "b\n" }, async ({ root: dir }) => {
+  await withSandbox({ "w/a.txt": "one\ntwo\n", "ro/b.txt": "b\n" }, async ({ root: dir }) => {
     const w = join(dir, "w");
     const ro = join(dir, "ro");
     const long = await cli(dir, ["--root", w, "--read-only", ro, "--json", "read", "a.txt"]);
     const short = await cli(dir, ["-r", w, "-R", ro, "-j", "read", "a.txt"]);
     assertEquals(short, long);
     assertEquals(await cli(dir, [`-r${w}`, `-R${ro}`, "-j", "read", "a.txt"]), long);
+    assertEquals(short.stderr, "");
     assertEquals(JSON.parse(short.stdout).isError, false);
     // -R is read-only (C3.3).
     const denied = await cli(dir, ["-r", w, "-R", ro, "write", join(ro, "c.txt"), "x"]);
