@@ -1,4 +1,4 @@
-// The Node/Bun smoke test of CONTRACT C18.1, run by tests/node_smoke_test.ts on the bundle of
+// The Node/Bun smoke test of CONTRACT C18.1, run by tests/contract/c18_runtimes_test.ts on the bundle of
 // the runtime-neutral entry points (`deno bundle --platform node`). Plain JavaScript: Node and
 // Bun run it as it stands. Prints "ok <checks>" and exits 0, or throws.
 
