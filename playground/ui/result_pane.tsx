@@ -27,6 +27,8 @@ export interface ResultPaneProps {
   wrap: boolean;
   /** Loads the pane's call back into the editor. */
   onLoad: (request: ExecuteRequest) => void;
+  /** Copies the pane's call as a CLI line. */
+  onCopyCli?: (request: ExecuteRequest) => void;
 }
 
 const number = new Intl.NumberFormat("en-US");
@@ -38,7 +40,7 @@ const number = new Intl.NumberFormat("en-US");
  * @returns The pane.
  */
 export function ResultPane(props: ResultPaneProps): JSX.Element {
-  const { label, state, running, defaults, showWhitespace, wrap, onLoad } = props;
+  const { label, state, running, defaults, showWhitespace, wrap, onLoad, onCopyCli } = props;
   const response = state?.response;
   const testid = `pane-${label.toLowerCase()}`;
   if (!state) {
@@ -90,6 +92,19 @@ export function ResultPane(props: ResultPaneProps): JSX.Element {
         >
           Edit call
         </button>
+        {onCopyCli
+          ? (
+            <button
+              type="button"
+              class="small"
+              data-testid="copy-cli"
+              title="Copy this call as a deno task cli line"
+              onClick={() => onCopyCli(state.request)}
+            >
+              CLI
+            </button>
+          )
+          : null}
       </header>
       {state.error
         ? <div class="request-error" data-testid="request-error">{state.error}</div>
@@ -133,7 +148,7 @@ export function ResultPane(props: ResultPaneProps): JSX.Element {
               isError={response.isError}
               tool={state.request.tool}
               showWhitespace={showWhitespace}
-              wrap={wrap}
+              wrap={wrap || response.isError}
             />
             <AcpCard response={response} />
             <details class="section">
