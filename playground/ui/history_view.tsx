@@ -50,8 +50,8 @@ export const EXAMPLE_SESSION: readonly SharedCall[] = Object.freeze([
     tool: "edit",
     args: {
       file_path: "src/lib/text/greet.ts",
-      old_string: "// TODO: localize",
-      new_string: "// localized in v2",
+      old_string: "  // TODO: localize\n  return `Hello",
+      new_string: "  // localized in v2\n  return `Hello",
     },
   },
   { tool: "read", args: { file_path: "src/lib/text/greet.ts" } },
