@@ -16,6 +16,7 @@
 
 export {
   type AcpDiff,
+  type AcpToolKind,
   toAcpDiff,
   type ToolCallLocation,
   type ToolCallPresentation,

@@ -1,70 +1,15 @@
 /**
- * MCP `outputSchema`s for the structured values (C6), sent only with `--structured` (C13.1).
- * Loose on purpose: a large write or edit leaves `before`/`after` out (`toMcpCallResult`), and a
- * tool this file does not know gets a plain object schema.
+ * MCP `outputSchema`s for the structured values (C6), sent only with `--structured` (C13.1):
+ * each tool's comes from its spec (`src/present/specs/<tool>.ts`). Loose on purpose: a large
+ * write or edit leaves `before`/`after` out (`toMcpCallResult`), and a tool toolfs does not
+ * know gets a plain object schema.
  *
  * @module
  */
 
-/** A JSON Schema object, as MCP `outputSchema` takes it. */
-export type OutputSchema = { type: "object" } & Record<string, unknown>;
+import { isToolName, type OutputSchema, SPECS } from "../present/specs/mod.ts";
 
-const TEXT = { type: "string" };
-const COUNT = { type: "integer", minimum: 0 };
-
-const SCHEMAS: Record<string, OutputSchema> = {
-  list: {
-    type: "object",
-    properties: {
-      path: TEXT,
-      entries: {
-        type: "array",
-        items: {
-          type: "object",
-          properties: { name: TEXT, type: { enum: ["file", "directory", "other"] } },
-          required: ["name", "type"],
-        },
-      },
-      total: {
-        type: "object",
-        properties: { entries: COUNT, directories: COUNT, files: COUNT, other: COUNT },
-      },
-    },
-    required: ["path", "entries"],
-  },
-  read: {
-    type: "object",
-    properties: {
-      path: TEXT,
-      offset: { type: "integer", minimum: 1 },
-      lines: {
-        type: "array",
-        items: {
-          type: "object",
-          properties: { number: { type: "integer", minimum: 1 }, text: TEXT },
-          required: ["number", "text"],
-        },
-      },
-      totalLines: COUNT,
-    },
-    required: ["path", "offset", "lines"],
-  },
-  write: {
-    type: "object",
-    properties: {
-      path: TEXT,
-      operation: { enum: ["create", "update"] },
-      before: { type: ["string", "null"] },
-      after: TEXT,
-    },
-    required: ["path", "operation"],
-  },
-  edit: {
-    type: "object",
-    properties: { path: TEXT, before: TEXT, after: TEXT },
-    required: ["path"],
-  },
-};
+export type { OutputSchema } from "../present/specs/mod.ts";
 
 /**
  * The output schema of a tool's structured value.
@@ -73,5 +18,5 @@ const SCHEMAS: Record<string, OutputSchema> = {
  * @returns A JSON Schema object.
  */
 export function outputSchemaFor(name: string): OutputSchema {
-  return structuredClone(SCHEMAS[name] ?? { type: "object" });
+  return structuredClone(isToolName(name) ? SPECS[name].outputSchema : { type: "object" });
 }

@@ -4,28 +4,15 @@
  * @module
  */
 
-import { resolve } from "node:path";
 import type { EditValue, WriteValue } from "../types.ts";
+import { isToolName, SPECS, type ToolCallPresentation } from "./specs/mod.ts";
 
-/** A file a call reads or changes, for an editor to follow. */
-export interface ToolCallLocation {
-  /** Absolute path (lexical). */
-  path: string;
-  /** 1-based line, when known. */
-  line?: number;
-}
-
-/** The ACP `tool_call` fields toolfs fills in. */
-export interface ToolCallPresentation {
-  /** A short human title. */
-  title: string;
-  /** The ACP tool kind. */
-  kind: "read" | "edit" | "search" | "other";
-  /** The arguments worth showing. */
-  rawInput?: Record<string, unknown>;
-  /** The files involved. */
-  locations?: ToolCallLocation[];
-}
+export {
+  type AcpToolKind,
+  clip,
+  type ToolCallLocation,
+  type ToolCallPresentation,
+} from "./specs/mod.ts";
 
 /** An ACP `diff` content item. */
 export interface AcpDiff {
@@ -39,34 +26,9 @@ export interface AcpDiff {
   newText: string;
 }
 
-const CLIP = 80;
-
 /**
- * Clips text to at most 80 code points; a clipped one ends in `…`.
- *
- * @param text The text.
- * @returns The clipped text.
- *
- * @example
- * ```ts
- * import { clip } from "./acp.ts";
- * import assert from "node:assert/strict";
- *
- * assert.equal(clip("x".repeat(100)), `${"x".repeat(79)}…`);
- * assert.equal(clip("short"), "short");
- * ```
- */
-export function clip(text: string): string {
-  const points = Array.from(text);
-  return points.length <= CLIP ? text : points.slice(0, CLIP - 1).join("") + "…";
-}
-
-function given(value: unknown): value is string {
-  return typeof value === "string" && value !== "";
-}
-
-/**
- * Presents a call as an ACP `tool_call`.
+ * Presents a call as an ACP `tool_call`: the tool's spec decides (`present` in
+ * `specs/<tool>.ts`).
  *
  * @param name The tool name.
  * @param args The call's arguments (need not be valid).
@@ -87,68 +49,9 @@ function given(value: unknown): value is string {
  * ```
  */
 export function presentToolCall(name: string, args: unknown, cwd: string): ToolCallPresentation {
+  if (!isToolName(name)) return { title: name, kind: "other" };
   const a = typeof args === "object" && args !== null ? args as Record<string, unknown> : {};
-  const filePath = given(a.file_path) ? a.file_path : "";
-  const at = (path: string, line?: number): ToolCallLocation[] | undefined =>
-    path.includes("\0") ? undefined : [
-      line === undefined ? { path: resolve(cwd, path) } : {
-        path: resolve(cwd, path),
-        line,
-      },
-    ];
-  switch (name) {
-    case "list": {
-      const path = given(a.path) ? a.path : ".";
-      return withLocations({ title: `List ${path}`, kind: "search" }, at(path));
-    }
-    case "read": {
-      const rawInput: Record<string, unknown> = {};
-      if (a.offset !== undefined && a.offset !== null) rawInput.offset = a.offset;
-      if (a.limit !== undefined && a.limit !== null) rawInput.limit = a.limit;
-      const line = Number.isSafeInteger(a.offset) && (a.offset as number) >= 1
-        ? a.offset as number
-        : 1;
-      return withLocations(
-        { title: titled("Read", filePath), kind: "read", rawInput },
-        filePath ? at(filePath, line) : undefined,
-      );
-    }
-    case "write":
-      return withLocations(
-        { title: titled("Write", filePath), kind: "edit" },
-        filePath ? at(filePath) : undefined,
-      );
-    case "edit":
-      return withLocations({
-        title: titled("Edit", filePath),
-        kind: "edit",
-        rawInput: {
-          old_string: clip(typeof a.old_string === "string" ? a.old_string : ""),
-          new_string: clip(typeof a.new_string === "string" ? a.new_string : ""),
-        },
-      }, filePath ? at(filePath) : undefined);
-    case "glob":
-    case "grep": {
-      const verb = name === "glob" ? "Glob" : "Grep";
-      const pattern = typeof a.pattern === "string" ? a.pattern : "";
-      const title = given(a.path) ? `${verb} ${pattern} in ${a.path}` : `${verb} ${pattern}`;
-      return withLocations({ title, kind: "search" }, at(given(a.path) ? a.path : "."));
-    }
-    default:
-      return { title: name, kind: "other" };
-  }
-}
-
-/** `<verb> <path>`, or the bare verb when the call names no path. */
-function titled(verb: string, path: string): string {
-  return path ? `${verb} ${path}` : verb;
-}
-
-function withLocations(
-  presentation: ToolCallPresentation,
-  locations: ToolCallLocation[] | undefined,
-): ToolCallPresentation {
-  return locations ? { ...presentation, locations } : presentation;
+  return SPECS[name].present(a, cwd);
 }
 
 /**

@@ -10,8 +10,10 @@
 
 import { workspaceSection } from "../render/hints.ts";
 import type { FsRootInfo, FsToolDefinition, FsToolResult } from "../types.ts";
-import { TOOL_NAMES } from "./schemas.ts";
-import type { FsToolName, ToolInputSchema } from "../types.ts";
+import type { ToolInputSchema } from "../types.ts";
+import { type McpToolAnnotations, SPECS, TOOL_NAMES } from "./specs/mod.ts";
+
+export type { McpToolAnnotations } from "./specs/mod.ts";
 
 /** An OpenAI Chat Completions function tool. */
 export interface OpenAIFunctionTool {
@@ -64,18 +66,6 @@ export interface AnthropicTool {
   input_schema: ToolInputSchema;
 }
 
-/** The MCP tool annotations toolfs sets (all hints). */
-export interface McpToolAnnotations {
-  /** `true` for `list` and `read`. */
-  readOnlyHint: boolean;
-  /** `true` for `write` and `edit`; absent on the read-only tools. */
-  destructiveHint?: boolean;
-  /** Whether repeating the same call has no further effect. */
-  idempotentHint: boolean;
-  /** Always `false`: the tools touch only the roots. */
-  openWorldHint: false;
-}
-
 /** An MCP `Tool` object (the `tools/list` result entry). */
 export interface McpTool {
   /** The tool name. */
@@ -101,15 +91,6 @@ export interface McpCallToolResult {
   /** The SDK's result type is open; so is this one. */
   [key: string]: unknown;
 }
-
-const ANNOTATIONS: Readonly<Record<FsToolName, McpToolAnnotations>> = Object.freeze({
-  list: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
-  read: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
-  write: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
-  edit: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
-  glob: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
-  grep: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
-});
 
 /** Options of {@linkcode systemPrompt}. */
 export interface SystemPromptOptions {
@@ -299,7 +280,7 @@ export function toMcpTools(definitions: readonly FsToolDefinition[]): McpTool[] 
     name: d.name,
     description: d.description,
     inputSchema: copy(d.inputSchema),
-    annotations: { ...ANNOTATIONS[d.name] },
+    annotations: { ...SPECS[d.name].annotations },
   }));
 }
 

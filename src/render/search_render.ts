@@ -15,9 +15,27 @@ export const SEARCH_MESSAGES = {
   pattern: "pattern must be a non-empty string",
   globWhenGiven: "glob must be a non-empty string when given",
   ignoreCase: "ignore_case must be a boolean when given",
-  outputMode: 'output_mode must be one of "content", "files_with_matches", "count"',
-  context: "context must be an integer from 0 to 10",
 } as const;
+
+/**
+ * The message for an `output_mode` that is not one of the modes (C11).
+ *
+ * @param modes The modes, from grep's spec.
+ * @returns `output_mode must be one of "content", …`.
+ */
+export function grepOutputModeMessage(modes: readonly string[]): string {
+  return `output_mode must be one of ${modes.map((m) => JSON.stringify(m)).join(", ")}`;
+}
+
+/**
+ * The message for a `context` out of range (C11).
+ *
+ * @param max The most context lines, from grep's spec.
+ * @returns `context must be an integer from 0 to <max>`.
+ */
+export function grepContextMessage(max: number): string {
+  return `context must be an integer from 0 to ${max}`;
+}
 
 /**
  * The message for a pattern the engine refuses (C11).

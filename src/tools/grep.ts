@@ -10,7 +10,9 @@ import { FsError } from "../fs_error.ts";
 import type { FsTarget } from "../provider/fs_provider.ts";
 import { displayPath } from "../provider/roots.ts";
 import {
+  grepContextMessage,
   type GrepFileView,
+  grepOutputModeMessage,
   invalidPatternMessage,
   renderGrepContent,
   renderGrepFiles,
@@ -24,11 +26,9 @@ import { resolveIn, type Tool, type ToolEnv, type ToolSuccess } from "./_context
 import { AheadFilter } from "./_grep_ahead.ts";
 import { scanFile } from "./_grep_feed.ts";
 import { pause, type SearchFile, walkEach } from "./_search_walk.ts";
+import { GREP_MAX_CONTEXT, GREP_OUTPUT_MODES, type GrepOutputMode } from "../present/specs/mod.ts";
 
-/** The output modes of `grep`. */
-export type GrepOutputMode = "content" | "files_with_matches" | "count";
-
-const MODES: readonly GrepOutputMode[] = ["content", "files_with_matches", "count"];
+export type { GrepOutputMode } from "../present/specs/mod.ts";
 
 import type { GrepValue } from "../types.ts";
 
@@ -63,15 +63,16 @@ function parseGrep(a: Record<string, unknown>): GrepRequest {
   const glob = optionalString(a.glob, SEARCH_MESSAGES.globWhenGiven);
   const ignoreCase = optional(a.ignore_case) ?? false;
   if (typeof ignoreCase !== "boolean") throw invalid(SEARCH_MESSAGES.ignoreCase);
-  const outputMode = optional(a.output_mode) ?? "content";
-  if (!(MODES as readonly unknown[]).includes(outputMode)) {
-    throw invalid(SEARCH_MESSAGES.outputMode);
+  const outputMode = optional(a.output_mode) ?? GREP_OUTPUT_MODES[0];
+  if (!(GREP_OUTPUT_MODES as readonly unknown[]).includes(outputMode)) {
+    throw invalid(grepOutputModeMessage(GREP_OUTPUT_MODES));
   }
   const context = optional(a.context) ?? 0;
   if (
-    typeof context !== "number" || !Number.isInteger(context) || context < 0 || context > 10
+    typeof context !== "number" || !Number.isInteger(context) || context < 0 ||
+    context > GREP_MAX_CONTEXT
   ) {
-    throw invalid(SEARCH_MESSAGES.context);
+    throw invalid(grepContextMessage(GREP_MAX_CONTEXT));
   }
   let compiled: GrepPattern;
   try {

@@ -26,8 +26,7 @@ import {
 import { ARGUMENTS_NOT_OBJECT, unknownArgumentMessage } from "../render/hints.ts";
 import { closestKey } from "../text/close_names.ts";
 import { presentToolCall, type ToolCallPresentation } from "../present/acp.ts";
-import { GUIDANCE } from "../present/guidance.ts";
-import { DESCRIPTIONS, inputSchema, TOOL_NAMES } from "../present/schemas.ts";
+import { DEFAULT_TOOLS, SPECS, TOOL_NAMES } from "../present/specs/mod.ts";
 import { invalid, optional } from "./_args.ts";
 import { LineIndexCache, type Tool, type ToolEnv, type ToolSuccess } from "./_context.ts";
 import { queueOf } from "../keyed_queue.ts";
@@ -302,15 +301,15 @@ function definitionsOf(
   return Object.freeze(names.map((name) =>
     Object.freeze({
       name,
-      description: DESCRIPTIONS[name],
-      inputSchema: inputSchema(name, config.readLimit),
-      guidance: GUIDANCE[name],
+      description: SPECS[name].description,
+      inputSchema: SPECS[name].inputSchema(config),
+      guidance: SPECS[name].guidance,
     })
   ));
 }
 
 function selectTools(tools: readonly FsToolName[] | undefined): readonly FsToolName[] {
-  if (tools === undefined || tools === null) return TOOL_NAMES;
+  if (tools === undefined || tools === null) return DEFAULT_TOOLS;
   if (!Array.isArray(tools)) throw new TypeError("tools must be an array of tool names");
   for (const name of tools) {
     if (!(TOOL_NAMES as readonly unknown[]).includes(name)) {

@@ -1,0 +1,42 @@
+/**
+ * The `glob` tool, declared once (C10): texts, schema, annotations, output schema, ACP.
+ *
+ * @module
+ */
+
+import {
+  COUNT,
+  DIRECTORY_ARGUMENT,
+  presentSearch,
+  READ_ONLY,
+  TEXT,
+  type ToolSpec,
+} from "./spec.ts";
+
+/** `glob`: files by path pattern. */
+export const GLOB_SPEC: ToolSpec = {
+  description: "Find files by path pattern.",
+  guidance:
+    "Use glob, not find, to find files by path: *.ts matches at any depth. Hidden and gitignored files are skipped.",
+  inputSchema: () => ({
+    type: "object",
+    properties: {
+      pattern: { type: "string", description: 'e.g. "src/**/*.ts"' },
+      path: { ...DIRECTORY_ARGUMENT },
+    },
+    required: ["pattern"],
+    additionalProperties: false,
+  }),
+  annotations: READ_ONLY,
+  outputSchema: {
+    type: "object",
+    properties: {
+      path: TEXT,
+      pattern: { type: ["string", "array"] },
+      files: { type: "array", items: TEXT },
+      total: COUNT,
+    },
+    required: ["path", "files", "total"],
+  },
+  present: (a, cwd) => presentSearch("Glob", a, cwd),
+};

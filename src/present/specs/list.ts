@@ -1,0 +1,53 @@
+/**
+ * The `list` tool, declared once (C4.1): texts, schema, annotations, output schema, ACP.
+ *
+ * @module
+ */
+
+import {
+  COUNT,
+  DIRECTORY_ARGUMENT,
+  given,
+  locate,
+  READ_ONLY,
+  TEXT,
+  type ToolSpec,
+  withLocations,
+} from "./spec.ts";
+
+/** `list`: the files and subdirectories of a directory. */
+export const LIST_SPEC: ToolSpec = {
+  description: "List the files and subdirectories of a directory.",
+  guidance:
+    "Use list, not ls, to see what a directory holds. The footer counts every entry, even when the view is capped. Use glob or grep once you know the path pattern or the text.",
+  inputSchema: () => ({
+    type: "object",
+    properties: { path: { ...DIRECTORY_ARGUMENT } },
+    required: [],
+    additionalProperties: false,
+  }),
+  annotations: READ_ONLY,
+  outputSchema: {
+    type: "object",
+    properties: {
+      path: TEXT,
+      entries: {
+        type: "array",
+        items: {
+          type: "object",
+          properties: { name: TEXT, type: { enum: ["file", "directory", "other"] } },
+          required: ["name", "type"],
+        },
+      },
+      total: {
+        type: "object",
+        properties: { entries: COUNT, directories: COUNT, files: COUNT, other: COUNT },
+      },
+    },
+    required: ["path", "entries"],
+  },
+  present(a, cwd) {
+    const path = given(a.path) ? a.path : ".";
+    return withLocations({ title: `List ${path}`, kind: "search" }, locate(cwd, { path }));
+  },
+};

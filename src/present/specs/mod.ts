@@ -1,0 +1,47 @@
+/**
+ * Every tool's spec, by name: the one list every surface loops over (definitions, guidance, MCP
+ * tools and output schemas, ACP presentation, wire formats). A tool missing a field, or a name
+ * of `FsToolName` without a spec, is a compile error.
+ *
+ * @module
+ */
+
+import type { FsToolName } from "../../types.ts";
+import { EDIT_SPEC } from "./edit.ts";
+import { GLOB_SPEC } from "./glob.ts";
+import { GREP_SPEC } from "./grep.ts";
+import { LIST_SPEC } from "./list.ts";
+import { READ_SPEC } from "./read.ts";
+import type { ToolSpec } from "./spec.ts";
+import { WRITE_SPEC } from "./write.ts";
+
+export * from "./spec.ts";
+export { GREP_MAX_CONTEXT, GREP_OUTPUT_MODES, type GrepOutputMode } from "./grep.ts";
+
+/** The specs, in the canonical definition order (C9.1, C15.1). */
+export const SPECS: Readonly<Record<FsToolName, ToolSpec>> = Object.freeze({
+  list: LIST_SPEC,
+  read: READ_SPEC,
+  write: WRITE_SPEC,
+  edit: EDIT_SPEC,
+  glob: GLOB_SPEC,
+  grep: GREP_SPEC,
+});
+
+/** Every tool name, in the canonical order. */
+export const TOOL_NAMES: readonly FsToolName[] = Object.freeze(
+  Object.keys(SPECS) as FsToolName[],
+);
+
+/** The tools `createFsTools` gives when none are named (C9.1). */
+export const DEFAULT_TOOLS: readonly FsToolName[] = TOOL_NAMES;
+
+/**
+ * Whether a name is one of the tools.
+ *
+ * @param name Any value.
+ * @returns `true` for a tool name.
+ */
+export function isToolName(name: unknown): name is FsToolName {
+  return typeof name === "string" && Object.hasOwn(SPECS, name);
+}

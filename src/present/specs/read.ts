@@ -1,0 +1,65 @@
+/**
+ * The `read` tool, declared once (C4.2): texts, schema, annotations, output schema, ACP.
+ *
+ * @module
+ */
+
+import {
+  COUNT,
+  given,
+  locate,
+  PATH_ARGUMENT,
+  READ_ONLY,
+  TEXT,
+  titled,
+  type ToolSpec,
+  withLocations,
+} from "./spec.ts";
+
+/** `read`: a text file as numbered lines. */
+export const READ_SPEC: ToolSpec = {
+  description: "Read a text file as numbered lines.",
+  guidance:
+    "Use read, not cat, head or tail, for text files. Lines come numbered; when the footer says more remain, continue with the offset it gives, or use offset and limit to jump within a large file.",
+  inputSchema: (config) => ({
+    type: "object",
+    properties: {
+      file_path: { ...PATH_ARGUMENT },
+      offset: { type: "integer", minimum: 1, description: "First line, 1-based." },
+      limit: { type: "integer", minimum: 1, maximum: config.readLimit, default: config.readLimit },
+    },
+    required: ["file_path"],
+    additionalProperties: false,
+  }),
+  annotations: READ_ONLY,
+  outputSchema: {
+    type: "object",
+    properties: {
+      path: TEXT,
+      offset: { type: "integer", minimum: 1 },
+      lines: {
+        type: "array",
+        items: {
+          type: "object",
+          properties: { number: { type: "integer", minimum: 1 }, text: TEXT },
+          required: ["number", "text"],
+        },
+      },
+      totalLines: COUNT,
+    },
+    required: ["path", "offset", "lines"],
+  },
+  present(a, cwd) {
+    const filePath = given(a.file_path) ? a.file_path : "";
+    const rawInput: Record<string, unknown> = {};
+    if (a.offset !== undefined && a.offset !== null) rawInput.offset = a.offset;
+    if (a.limit !== undefined && a.limit !== null) rawInput.limit = a.limit;
+    const line = Number.isSafeInteger(a.offset) && (a.offset as number) >= 1
+      ? a.offset as number
+      : 1;
+    return withLocations(
+      { title: titled("Read", filePath), kind: "read", rawInput },
+      locate(cwd, { path: filePath, line }),
+    );
+  },
+};
