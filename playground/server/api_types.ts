@@ -47,7 +47,7 @@ export interface Presentation {
   /** A short human title. */
   title: string;
   /** The ACP tool kind. */
-  kind: "read" | "edit" | "search" | "other";
+  kind: "read" | "edit" | "delete" | "move" | "search" | "other";
   /** The arguments worth showing. */
   rawInput?: Record<string, unknown>;
   /** The files involved. */
@@ -130,6 +130,8 @@ export interface ExecuteResponse {
   presentation: Presentation;
   /** Tokens of `content` per tokenizer. */
   tokens: TokenCounts;
+  /** Set when `content` was too long to count whole: the counts are extrapolated from its start. */
+  tokensEstimated?: true;
   /** UTF-8 bytes of `content`. */
   bytes: number;
   /** Code points of `content`. */

@@ -46,6 +46,7 @@ import {
 } from "./state.ts";
 import { SystemPromptView } from "./system_prompt.tsx";
 import { TreeView } from "./tree_view.tsx";
+import { VariantsView } from "./variants_view.tsx";
 
 const SESSION_KEY = "toolfs-playground-session";
 const IS_MAC = /Mac|iPhone|iPad/.test(navigator.platform);
@@ -67,6 +68,7 @@ function storedSessionId(): string {
 const VIEWS: { view: View; label: string; testId: string }[] = [
   { view: "calls", label: "Calls", testId: "view-calls" },
   { view: "session", label: "Session", testId: "view-session" },
+  { view: "variants", label: "Variants", testId: "view-variants" },
   { view: "system", label: "System prompt", testId: "view-system-prompt" },
   { view: "cost", label: "Prompt cost", testId: "view-prompt-cost" },
 ];
@@ -444,6 +446,20 @@ export function App(): JSX.Element {
                     true,
                   )}
                 onLoad={loadCall}
+                onCopy={copy}
+              />
+            )
+            : state.view === "variants"
+            ? (
+              <VariantsView
+                tools={defs.tools}
+                texts={state.texts}
+                onTexts={(variant, texts) => dispatch({ type: "texts", variant, texts })}
+                config={state.configError ? {} : state.config}
+                tokenizers={tokenizers}
+                sessionTokens={Object.fromEntries(
+                  tokenizers.map((t) => [t, state.history.map((e) => e.tokens[t] ?? 0)]),
+                )}
                 onCopy={copy}
               />
             )

@@ -124,7 +124,14 @@ export function ResultPane(props: ResultPaneProps): JSX.Element {
             <div class="metrics">
               {tokenizers.map((t) => (
                 <div class="metric primary" key={t}>
-                  <span class="value" data-testid={`tokens-${t}`}>
+                  <span
+                    class="value"
+                    data-testid={`tokens-${t}`}
+                    title={response.tokensEstimated
+                      ? "extrapolated from the first 1 Mi characters"
+                      : undefined}
+                  >
+                    {response.tokensEstimated ? "≈" : ""}
                     {number.format(response.tokens[t])}
                   </span>
                   <span class="label">{t} tokens</span>
