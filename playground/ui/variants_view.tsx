@@ -149,7 +149,7 @@ export function VariantsView(props: VariantsViewProps): JSX.Element {
         <label class={over.description !== undefined ? "changed" : ""}>
           <code>description</code>
           <textarea
-            rows={2}
+            rows={3}
             data-testid={`variant-${variant}-description`}
             value={over.description ?? d.description}
             onInput={(e) =>
@@ -157,7 +157,9 @@ export function VariantsView(props: VariantsViewProps): JSX.Element {
           />
         </label>
         <label class={over.guidance !== undefined ? "changed" : ""}>
-          <code>guidance</code> <span class="muted">its system-prompt section</span>
+          <span>
+            <code>guidance</code> <span class="muted">its system-prompt section</span>
+          </span>
           <textarea
             rows={4}
             data-testid={`variant-${variant}-guidance`}
@@ -167,7 +169,9 @@ export function VariantsView(props: VariantsViewProps): JSX.Element {
         </label>
         {Object.entries(properties).map(([name, p]) => (
           <label key={name} class={over.parameters?.[name] !== undefined ? "changed" : ""}>
-            <code>{name}</code> <span class="muted">argument description</span>
+            <span>
+              <code>{name}</code> <span class="muted">argument description</span>
+            </span>
             <input
               type="text"
               data-testid={`variant-${variant}-param-${name}`}
@@ -212,72 +216,88 @@ export function VariantsView(props: VariantsViewProps): JSX.Element {
 
   return (
     <section class="variants" data-testid="variants">
-      <div class="card pad">
-        <h2>Prompt variants</h2>
-        <p class="lede">
-          Change any tool's texts in A or B; the definitions, the system prompt and their tokens
-          follow. Export B as a <code>createFsTools({"{ texts }"})</code> override to ship it.
-        </p>
-        <div class="tool-picker" role="tablist" aria-label="tool">
-          {tools.map((t) => (
-            <button
-              type="button"
-              role="tab"
-              key={t.name}
-              aria-selected={t.name === tool}
-              data-testid={`variant-tool-${t.name}`}
-              onClick={() => setTool(t.name)}
-            >
-              {t.name}
-              {texts.A[t.name] || texts.B[t.name] ? " •" : ""}
-            </button>
-          ))}
+      <div class="variants-top">
+        <div class="card pad">
+          <h2>Prompt variants</h2>
+          <p class="lede">
+            Change any tool's texts in A or B; the definitions, the system prompt and their tokens
+            follow. Export B as a <code>createFsTools({"{ texts }"})</code> override to ship it.
+          </p>
+          <div class="tool-picker" role="tablist" aria-label="tool">
+            {tools.map((t) => (
+              <button
+                type="button"
+                role="tab"
+                key={t.name}
+                aria-selected={t.name === tool}
+                data-testid={`variant-tool-${t.name}`}
+                onClick={() => setTool(t.name)}
+              >
+                {t.name}
+                {texts.A[t.name] || texts.B[t.name] ? " •" : ""}
+              </button>
+            ))}
+          </div>
+          {definition ? <div class="variant-grid">{editor("A")}{editor("B")}</div> : null}
+          {error ? <div class="json-error" data-testid="variant-error">{error}</div> : null}
         </div>
-        {definition ? <div class="variant-grid">{editor("A")}{editor("B")}</div> : null}
-        {error ? <div class="json-error" data-testid="variant-error">{error}</div> : null}
-      </div>
-      <div class="card pad">
-        <h3>Tokens, A and B</h3>
-        <table class="cost-table" data-testid="variant-costs">
-          <thead>
-            <tr>
-              <th />
-              {tokenizers.map((t) => <th key={t} colSpan={3} class="num">{t}: A · B · B − A</th>)}
-            </tr>
-          </thead>
-          <tbody>
-            {formats.map((f) =>
-              row(f.label, (r, t) => r.costs[t].wire[f.format], `variant-row-${f.format}`)
-            )}
-            {row("system prompt", (r, t) => r.costs[t].systemPrompt, "variant-row-system")}
-            {row(
-              "all six tools' texts (the budget's figure)",
-              (r, t) => r.costs[t].total,
-              "variant-row-total",
-            )}
-          </tbody>
-        </table>
-        {a && b
-          ? (
-            <p class="session-delta" data-testid="variant-session-delta">
-              {calls.length
-                ? (
-                  <>
-                    The recorded session ({calls.length} calls, {number.format(results)}{" "}
-                    {firstTokenizer} tokens of results): context at its end{" "}
-                    <b>{number.format(fixed(a) + results)}</b> with A,{" "}
-                    <b>{number.format(fixed(b) + results)}</b> with B (
-                    {signed.format(fixed(b) - fixed(a))}); sent as input over its {calls.length}
-                    {" "}
-                    requests without caching: {signed.format((fixed(b) - fixed(a)) * calls.length)}
-                    {" "}
-                    tokens ({chosenFormat} tools + system prompt).
-                  </>
-                )
-                : "Record a session (Session view) to see what the variant costs over it."}
-            </p>
-          )
-          : null}
+        <div class="variants-side">
+          <div class="card pad">
+            <h3>Tokens, A and B</h3>
+            <table class="cost-table" data-testid="variant-costs">
+              <thead>
+                <tr>
+                  <th />
+                  {tokenizers.map((t) => <th key={t} colSpan={3} class="num">{t}: A · B · B − A
+                  </th>)}
+                </tr>
+              </thead>
+              <tbody>
+                {formats.map((f) =>
+                  row(f.format, (r, t) => r.costs[t].wire[f.format], `variant-row-${f.format}`)
+                )}
+                {row("system prompt", (r, t) => r.costs[t].systemPrompt, "variant-row-system")}
+                {row("texts (budget)", (r, t) => r.costs[t].total, "variant-row-total")}
+              </tbody>
+            </table>
+            {a && b
+              ? (
+                <p class="session-delta" data-testid="variant-session-delta">
+                  {calls.length
+                    ? (
+                      <>
+                        The recorded session ({calls.length} calls, {number.format(results)}{" "}
+                        {firstTokenizer} tokens of results): context at its end{" "}
+                        <b>{number.format(fixed(a) + results)}</b> with A,{" "}
+                        <b>{number.format(fixed(b) + results)}</b> with B (
+                        {signed.format(fixed(b) - fixed(a))}); sent as input over its {calls.length}
+                        {" "}
+                        requests without caching:{" "}
+                        {signed.format((fixed(b) - fixed(a)) * calls.length)} tokens ({chosenFormat}
+                        {" "}
+                        tools + system prompt).
+                      </>
+                    )
+                    : "Record a session (Session view) to see what the variant costs over it."}
+                </p>
+              )
+              : null}
+          </div>
+          <div class="card pad">
+            <div class="variant-head">
+              <h3>B as a createFsTools override</h3>
+              <button
+                type="button"
+                class="small"
+                data-testid="copy-override"
+                onClick={() => onCopy(overrideCode(texts.B), "Override code")}
+              >
+                Copy
+              </button>
+            </div>
+            <pre class="json small" data-testid="override-code">{overrideCode(texts.B)}</pre>
+          </div>
+        </div>
       </div>
       <div class="card pad">
         <div class="variant-head">
@@ -302,20 +322,6 @@ export function VariantsView(props: VariantsViewProps): JSX.Element {
             );
           })}
         </div>
-      </div>
-      <div class="card pad">
-        <div class="variant-head">
-          <h3>B as a createFsTools override</h3>
-          <button
-            type="button"
-            class="small"
-            data-testid="copy-override"
-            onClick={() => onCopy(overrideCode(texts.B), "Override code")}
-          >
-            Copy
-          </button>
-        </div>
-        <pre class="json small" data-testid="override-code">{overrideCode(texts.B)}</pre>
       </div>
     </section>
   );
