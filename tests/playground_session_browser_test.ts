@@ -52,6 +52,12 @@ Deno.test({
       await page.getByTestId("run-a").click();
       await page.getByTestId("pane-a").getByTestId("output").waitFor();
       await aboveFoldBesideForm(page, "pane-a");
+      // One call as a CLI line.
+      await page.getByTestId("pane-a").getByTestId("copy-cli").click();
+      assertEquals(
+        await page.evaluate("navigator.clipboard.readText()"),
+        `deno task cli --root . read '{"file_path":"src/app/main.ts"}'`,
+      );
 
       // grep in B: the rarely used arguments are folded; the result is above the fold too.
       await page.getByTestId("tool-grep").click();

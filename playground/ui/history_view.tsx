@@ -16,6 +16,8 @@ import {
   tokenSeries,
 } from "./session_log.ts";
 
+export { EXAMPLE_SESSION } from "./session_log.ts";
+
 /** Props of {@linkcode HistoryView}. */
 export interface HistoryViewProps {
   /** The calls in order. */
@@ -41,22 +43,6 @@ export interface HistoryViewProps {
 }
 
 const number = new Intl.NumberFormat("en-US");
-
-/** The five calls of the example session: read → edit → read, with a look around first. */
-export const EXAMPLE_SESSION: readonly SharedCall[] = Object.freeze([
-  { tool: "list", args: { path: "src/lib/text" } },
-  { tool: "read", args: { file_path: "src/lib/text/greet.ts" } },
-  {
-    tool: "edit",
-    args: {
-      file_path: "src/lib/text/greet.ts",
-      old_string: "  // TODO: localize\n  return `Hello",
-      new_string: "  // localized in v2\n  return `Hello",
-    },
-  },
-  { tool: "read", args: { file_path: "src/lib/text/greet.ts" } },
-  { tool: "grep", args: { pattern: "localize", path: "src" } },
-]);
 
 /**
  * Renders the Session view.

@@ -6,7 +6,7 @@
  * @module
  */
 
-import type { ExecuteRequest, ExecuteResponse } from "./api.ts";
+import type { ExecuteRequest, ExecuteResponse } from "../server/api_types.ts";
 
 /** A call as a link carries it: no session id (a link runs in the opener's own session). */
 export type SharedCall = Omit<ExecuteRequest, "session">;
@@ -33,6 +33,22 @@ export interface HistoryEntry {
   /** {@linkcode contentHash} of `content`. */
   hash: string;
 }
+
+/** The five calls of the example session: read → edit → read, with a look around first. */
+export const EXAMPLE_SESSION: readonly SharedCall[] = Object.freeze([
+  { tool: "list", args: { path: "src/lib/text" } },
+  { tool: "read", args: { file_path: "src/lib/text/greet.ts" } },
+  {
+    tool: "edit",
+    args: {
+      file_path: "src/lib/text/greet.ts",
+      old_string: "  // TODO: localize\n  return `Hello",
+      new_string: "  // localized in v2\n  return `Hello",
+    },
+  },
+  { tool: "read", args: { file_path: "src/lib/text/greet.ts" } },
+  { tool: "grep", args: { pattern: "localize", path: "src" } },
+]);
 
 /** What a link carries of a history entry: the call, where it ran and a hash of what it gave. */
 export interface SharedEntry {
@@ -157,7 +173,8 @@ export function cliScript(entries: readonly Pick<HistoryEntry, "call">[]): strin
   const lines = [
     "#!/bin/sh",
     "# A toolfs playground session, exported. Run it from the toolfs repository's root.",
-    "# Each call prints exactly the text the model saw; the session file carries the reads.",
+    "# Each call prints exactly the text the model saw; the session file carries the reads;",
+    "# vendor/ is read-only, as the playground mounts it.",
     'ROOT="$(mktemp -d)"',
     'cp -R playground/fixtures/. "$ROOT"',
     'SESSION="$ROOT/.toolfs-session.json"',
@@ -167,8 +184,10 @@ export function cliScript(entries: readonly Pick<HistoryEntry, "call">[]): strin
     lines.push(`echo '--- call ${i + 1}: ${entry.call.tool}'`);
     lines.push(
       cliLine(entry.call, { root: "$ROOT", sessionFile: "$SESSION" })
-        .replace("'$ROOT'", '"$ROOT"').replace("'$SESSION'", '"$SESSION"'),
+        .replace("'$ROOT'", '"$ROOT" --read-only "$ROOT/vendor"')
+        .replace("'$SESSION'", '"$SESSION"'),
     );
+    lines.push("echo"); // the CLI prints the text without a final line break
   });
   return `${lines.join("\n")}\n`;
 }
