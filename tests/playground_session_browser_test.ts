@@ -68,6 +68,7 @@ Deno.test({
       await page.getByTestId("run-b").click();
       await page.getByTestId("pane-b").locator(".pane-title", { hasText: "export" }).waitFor();
       await aboveFoldBesideForm(page, "pane-b");
+      await page.locator(".notice").waitFor({ state: "detached" }); // "CLI line copied."
       await page.screenshot({ path: join(OUTPUT, "playground-layout.png") });
 
       // An error result wraps even with "Wrap lines" off.
