@@ -107,7 +107,24 @@ Deno.test("bounded token counts: exact below the bound, extrapolated and marked 
   assert(Math.abs(part.tokens.o200k - exact.o200k!) / exact.o200k! < 0.1, JSON.stringify(part));
 });
 
-Deno.test("a read of the 20 MiB log at the playground's bounds lets another request through first", async () => {
+Deno.test("bounded token counts yield between chunks, so timers and other requests run while a big result is counted", async () => {
+  const text = "0123456789 abcdefghij klmnopqrst\n".repeat(20_000); // 660 Ki characters
+  let finished = false;
+  const counting = countTokensBounded(text, ["o200k"]).then((counts) => {
+    finished = true;
+    return counts;
+  });
+  let ticks = 0;
+  while (!finished) {
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    if (!finished) ticks++;
+  }
+  // Counted in one go, a timer set now would only fire after the count (0 ticks).
+  assert(ticks >= 5, `timers ran ${ticks} times during the count`);
+  assertEquals((await counting).estimated, false);
+});
+
+Deno.test("a read of the 20 MiB log at the playground's bounds is streamed, counted with a bound and lets another request through", async () => {
   const workspace = await createFixtureWorkspace();
   try {
     const app = createApp({ workspace, token: null });
