@@ -30,6 +30,7 @@ import { resolve } from "node:path";
 import {
   createFsTools,
   type FsToolDefinition,
+  type FsToolName,
   type FsTools,
   type FsToolsConfig,
   LocalFileSystem,
@@ -40,6 +41,7 @@ import { SessionFile } from "./src/cli/session_file.ts";
 import { countCliTokens } from "./src/cli/tokens.ts";
 import { findRoot } from "./src/provider/roots.ts";
 import { toolDefinitions } from "./src/tools/tools.ts";
+import { SERVED_TOOLS } from "./src/present/specs/mod.ts";
 
 /** Where {@linkcode runCli} writes (`Deno.stdout` and `Deno.stderr` fit). */
 export interface CliWriter {
@@ -107,19 +109,22 @@ export async function runCli(
   const cwd = options.cwd ?? callerDirectory();
   const command = parseCli(argv);
   if (command.kind === "help") {
-    await writeAll(stdout, `${cliUsage(toolDefinitions())}\n`);
+    await writeAll(stdout, `${cliUsage(toolDefinitions({ tools: SERVED_TOOLS }))}\n`);
     return EXIT_OK;
   }
   const problem = async (text: string, usage?: FsTools["definitions"]): Promise<number> => {
     await writeAll(stderr, `toolfs: ${text}${usage ? `\n${cliUsage(usage)}` : ""}\n`);
     return EXIT_USAGE;
   };
-  if (command.kind === "usage") return problem(command.problem, toolDefinitions());
+  if (command.kind === "usage") {
+    return problem(command.problem, toolDefinitions({ tools: SERVED_TOOLS }));
+  }
 
   const config = command.config as Partial<FsToolsConfig>;
+  const served = (command.tools ?? SERVED_TOOLS) as readonly FsToolName[];
   let definitions: readonly FsToolDefinition[];
   try {
-    definitions = toolDefinitions({ config, tools: command.tools });
+    definitions = toolDefinitions({ config, tools: served });
   } catch (error) {
     return problem(message(error));
   }
@@ -148,7 +153,7 @@ export async function runCli(
       cwd: insideRoots(fs, cwd) ? cwd : undefined,
       policy: policy ? session?.policy ?? true : false,
       config,
-      tools: command.tools,
+      tools: served,
     });
   } catch (error) {
     return problem(message(error));

@@ -37,6 +37,7 @@ import {
 } from "@modelcontextprotocol/server";
 import {
   createFsTools,
+  type FsToolName,
   type FsTools,
   type FsToolsConfig,
   LocalFileSystem,
@@ -47,8 +48,8 @@ import {
 import { toMcpCallResult, toMcpTools } from "./formats.ts";
 import { LineTransport } from "./src/mcp/line_transport.ts";
 import { toolDefinitions } from "./src/tools/tools.ts";
-import { parseToolList } from "./src/present/specs/mod.ts";
-import type { FsToolName, RootAccess } from "./src/types.ts";
+import { SERVED_TOOLS } from "./src/present/specs/mod.ts";
+import type { RootAccess } from "./src/types.ts";
 import { clientRootPaths, rootsInForce, type RootsSource } from "./src/mcp/roots.ts";
 import { generateToken, guardRequest, isLoopback, parseListen } from "./src/mcp/http_guard.ts";
 import { outputSchemaFor } from "./src/mcp/output_schemas.ts";
@@ -58,7 +59,7 @@ import {
   rootsInForceLine,
 } from "./src/render/mcp_render.ts";
 
-export type { FsToolsConfig, RootSpec } from "./mod.ts";
+export type { FsToolName, FsToolsConfig, RootSpec } from "./mod.ts";
 
 /** The server's name in the MCP `initialize` handshake. */
 export const MCP_SERVER_NAME = "toolfs";
@@ -100,8 +101,8 @@ export interface McpServerOptions {
   /** Overrides of the caps (C2). */
   config?: Partial<FsToolsConfig>;
   /**
-   * The tools to serve, e.g. `["read", "patch"]` (C15.1: `patch` only when named).
-   * @default {the default tools of createFsTools}
+   * The tools to serve (C15.1).
+   * @default {every tool but patch}
    */
   tools?: readonly FsToolName[];
   /**
@@ -330,7 +331,10 @@ class Workspace {
     } else {
       this.cli = [];
     }
-    this.definitions = toolDefinitions({ config: options.config, tools: options.tools });
+    this.definitions = toolDefinitions({
+      config: options.config,
+      tools: options.tools ?? SERVED_TOOLS,
+    });
   }
 
   /** The tools on the given roots, or `null` when none of them can be used. */
@@ -366,7 +370,7 @@ class Workspace {
       cwd: fromCli ? this.options.cwd : undefined,
       policy: this.policy,
       config: this.options.config,
-      tools: this.options.tools,
+      tools: this.options.tools ?? SERVED_TOOLS,
     });
   }
 }
@@ -486,22 +490,22 @@ used (MCP roots capability); with some, only client roots inside them.
 options:
   --read-only <dir>      add a root that is listed and read, never written
   --structured           also send structuredContent and outputSchema
+  --tools <names>        the tools to serve, comma-separated (default: every tool but patch)
   --http [host:]port     serve Streamable HTTP at http://host:port/mcp (host 127.0.0.1 by default;
                          needs --allow-net=host:port); the bearer token is TOOLFS_MCP_TOKEN
                          (--allow-env=TOOLFS_MCP_TOKEN) or a fresh one printed to stderr
   --no-auth              no token (loopback hosts only)
   --allow-host <name>    a host name clients may use besides the bound host and loopback
-  --tools <names>        the tools to serve, comma-separated (patch is served only when named)
   -h, --help             this text`;
 
 /** Command-line options, or the usage problem. */
 interface Cli {
   roots: RootSpec[];
   structured: boolean;
+  tools?: FsToolName[];
   http?: string;
   noAuth: boolean;
   allowHosts: string[];
-  tools?: FsToolName[];
 }
 
 function parseCli(args: string[], base: string | undefined): Cli | { problem: string } | "help" {
@@ -515,10 +519,10 @@ function parseCli(args: string[], base: string | undefined): Cli | { problem: st
       options: {
         "read-only": { type: "string", multiple: true },
         structured: { type: "boolean" },
+        tools: { type: "string" },
         http: { type: "string" },
         "no-auth": { type: "boolean" },
         "allow-host": { type: "string", multiple: true },
-        tools: { type: "string" },
         help: { type: "boolean", short: "h" },
       },
     });
@@ -537,11 +541,17 @@ function parseCli(args: string[], base: string | undefined): Cli | { problem: st
   if (parsed.values["no-auth"] && parsed.values.http === undefined) {
     return { problem: "--no-auth applies only with --http" };
   }
-  const tools = parsed.values.tools === undefined ? undefined : parseToolList(parsed.values.tools);
-  if (typeof tools === "string") return { problem: tools };
+  const tools = parsed.values.tools?.split(",").map((name) => name.trim()) as FsToolName[];
+  if (tools) {
+    try {
+      toolDefinitions({ tools });
+    } catch (error) {
+      return { problem: `--tools: ${message(error)}` };
+    }
+  }
   return {
-    tools,
     roots,
+    tools,
     structured: parsed.values.structured === true,
     http: parsed.values.http,
     noAuth: parsed.values["no-auth"] === true,
@@ -586,8 +596,8 @@ async function main(args: string[]): Promise<void> {
         ...address,
         token,
         structured: parsed.structured,
-        allowedHosts: parsed.allowHosts,
         tools: parsed.tools,
+        allowedHosts: parsed.allowHosts,
       });
       console.error(
         `toolfs mcp: serving ${http.url}` +

@@ -272,7 +272,11 @@ async function until(what: string, check: () => boolean, stderr: () => string): 
 test("C13.1: tools/list returns the tools with exactly our schemas and no outputSchema", async () => {
   await withServer({}, async (connect, root) => {
     const { client } = await connect();
-    const local = createFsTools({ fs: new LocalFileSystem({ roots: [root] }) });
+    // C15.1: every tool but patch is served by default, move and delete included.
+    const local = createFsTools({
+      fs: new LocalFileSystem({ roots: [root] }),
+      tools: ["list", "read", "write", "edit", "glob", "grep", "move", "delete"],
+    });
     const { tools } = await client.listTools();
     assertEquals(tools, toMcpTools(local.definitions));
     assertEquals(tools.map((t) => t.name), local.definitions.map((d) => d.name));
@@ -294,6 +298,21 @@ test("C13.1: tools/list returns the tools with exactly our schemas and no output
       name: MCP_SERVER_NAME,
       version: MCP_SERVER_VERSION,
     });
+  });
+});
+
+test("C15.1: --tools chooses the tools served; delete works over MCP", async () => {
+  await withServer({ "a.txt": "a\n" }, async (connect) => {
+    const { client, call } = await connect("--tools", "read,delete");
+    const { tools } = await client.listTools();
+    assertEquals(tools.map((t) => t.name), ["read", "delete"]);
+    assertEquals((await call("delete", { path: "a.txt" })).content, [
+      { type: "text", text: 'Error: cannot delete "a.txt": read it first' },
+    ]);
+    await call("read", { file_path: "a.txt" });
+    assertEquals((await call("delete", { path: "a.txt" })).content, [
+      { type: "text", text: "Deleted a.txt" },
+    ]);
   });
 });
 

@@ -6,8 +6,7 @@
  * @module
  */
 
-import type { FsToolDefinition, FsToolName, RootAccess } from "../types.ts";
-import { parseToolList } from "../present/specs/mod.ts";
+import type { FsToolDefinition, RootAccess } from "../types.ts";
 
 /** A parsed command line that runs a tool. */
 export interface CliRun {
@@ -25,8 +24,8 @@ export interface CliRun {
   session?: string;
   /** `--no-policy`: writes and edits are unconditional. */
   policy: boolean;
-  /** `--tools`: the tools to offer (default: the default tools; `patch` only when named). */
-  tools?: FsToolName[];
+  /** `--tools NAMES`: the tools to offer, when given (C15.1). */
+  tools?: string[];
   /** The tool name. */
   tool: string;
   /** The tokens after the tool name: its arguments, for {@linkcode parseToolArgs}. */
@@ -55,7 +54,7 @@ export function cliUsage(definitions: readonly FsToolDefinition[]): string {
     return `  ${[d.name, ...props].join(" ").padEnd(44)} ${d.description}`;
   }).join("\n");
   return `usage: toolfs [--root DIR]... [--read-only DIR]... [--config JSON] [--session FILE]
-              [--no-policy] [--tools NAMES] [--json] [--tokens]
+              [--tools NAMES] [--no-policy] [--json] [--tokens]
               <tool> [JSON | ARG... | --name value...]
 
 Runs one toolfs tool and prints exactly the text the model would see.
@@ -70,8 +69,8 @@ options:
   --config JSON     caps, e.g. '{"readLimit":200}'
   --session FILE    keep read observations in FILE between runs, so a later write or edit
                     of a file read earlier is allowed
+  --tools NAMES     the tools to offer, comma-separated; default: every tool but patch
   --no-policy       writes and edits need no earlier read
-  --tools NAMES     the tools to offer, comma-separated (patch only when named here)
   --json            print the whole result (content, isError, value or error) as JSON
   --tokens          print the text's token counts (DeepSeek V3, o200k) on stderr
   -h, --help        this text
@@ -134,9 +133,7 @@ export function parseCli(argv: readonly string[]): CliCommand {
       if (value === "") return { kind: "usage", problem: `option --${name} needs a directory` };
       run.roots.push({ path: value, write: name === "root" });
     } else if (name === "tools") {
-      const tools = parseToolList(value);
-      if (typeof tools === "string") return { kind: "usage", problem: tools };
-      run.tools = tools;
+      run.tools = value.split(",").map((tool) => tool.trim());
     } else if (name === "session") {
       if (value === "") return { kind: "usage", problem: "option --session needs a file" };
       run.session = value;

@@ -1,12 +1,14 @@
 /**
  * The provider conformance suite: checks that an {@linkcode FsProvider} keeps the seam's contract
  * (containment, stat, listing, whole and streamed reads, writes under preconditions, edits,
- * versions, serialization, abort), directly and through the tools.
+ * versions, whole-entry moves and removals, serialization, abort), directly and through the
+ * tools.
  *
  * @module
  */
 
 import type { ConformanceCheck, ProviderFactory } from "./fixture.ts";
+import { entryChecks } from "./_entry_checks.ts";
 import { seamChecks } from "./_seam_checks.ts";
 import { toolChecks } from "./_tool_checks.ts";
 
@@ -39,7 +41,7 @@ export interface ProviderConformanceOptions {
  * ```
  */
 export function conformanceChecks(factory: ProviderFactory): ConformanceCheck[] {
-  return [...seamChecks(factory), ...toolChecks(factory)];
+  return [...seamChecks(factory), ...entryChecks(factory), ...toolChecks(factory)];
 }
 
 /**

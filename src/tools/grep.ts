@@ -25,6 +25,7 @@ import { VALIDATION_MESSAGES } from "../render/errors.ts";
 import { resolveIn, type Tool, type ToolEnv, type ToolSuccess } from "./_context.ts";
 import { AheadFilter } from "./_grep_ahead.ts";
 import { scanFile } from "./_grep_feed.ts";
+import { observeRendered, type RenderedFile } from "./_grep_observe.ts";
 import { pause, type SearchFile, walkEach } from "./_search_walk.ts";
 import { GREP_MAX_CONTEXT, GREP_OUTPUT_MODES, type GrepOutputMode } from "../present/specs/mod.ts";
 
@@ -161,6 +162,14 @@ async function runGrep(
       line: r.number,
       text: r.text,
     }));
+    // C9.6: the files whose lines this view shows count as read, at the version searched.
+    const rendered = new Map<number, RenderedFile>();
+    for (const r of view.rendered) {
+      const file = rendered.get(r.file) ?? { target: views[r.file].target, lines: [] };
+      (file.lines as { number: number; text: string }[]).push(r);
+      rendered.set(r.file, file);
+    }
+    await observeRendered(env, [...rendered.values()]);
     return { content: view.text, value };
   }
   const mode = request.outputMode as "files_with_matches" | "count";

@@ -42,6 +42,13 @@ async function run(
 ): Promise<ToolSuccess<MoveValue>> {
   const { signal } = env;
   const source = await resolveEntry(env, sourcePath, "move", true);
+  const whole = await env.fs.resolve(destinationPath, { cwd: env.cwd, op: "move", signal })
+    .catch(() => null);
+  if (whole && whole.root.path === whole.realPath) {
+    // A root exists (and its parent may lie outside every root).
+    const shown = [source.named.displayPath, displayPath(env.cwd, whole.path)] as const;
+    throw new FsError("FS_EXISTS", { message: moveExistsMessage(...shown) });
+  }
   const destination = await destinationOf(env, destinationPath);
   const [from, to] = [source.named.displayPath, destination.named.displayPath];
   return env.serialize(source.target.realPath, async () => {

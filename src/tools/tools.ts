@@ -277,6 +277,8 @@ export function createFsTools(options: CreateFsToolsOptions): FsTools {
     events,
     execute: (name, args, ctx) => execute(name, args, ctx),
     presentCall(name, args, ctx = {}) {
+      // A tool these tools do not offer is unknown here, as `execute` says (C8).
+      if (!names.includes(name as FsToolName)) return { title: name, kind: "other" };
       return presentToolCall(name, args, sessionCwd(ctx ?? {}));
     },
   };

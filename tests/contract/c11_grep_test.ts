@@ -431,10 +431,17 @@ Deno.test("C3.9: grep shows an unsafe file name as a JSON string", async () => {
   });
 });
 
-Deno.test("C9.6: a grep records no read observation; an aborted grep gives FS_ABORTED", async () => {
+Deno.test("C9.6: a files_with_matches grep records no read observation; an aborted grep gives FS_ABORTED", async () => {
   await withSandbox({ "a.txt": "foo\n" }, async ({ root }) => {
     const tools = toolsAt(root);
-    ok(await tools.execute("grep", { pattern: "foo", path: "a.txt" }));
+    // (A content view is an observation: tests/contract/c9_6_grep_observation_test.ts.)
+    ok(
+      await tools.execute("grep", {
+        pattern: "foo",
+        path: "a.txt",
+        output_mode: "files_with_matches",
+      }),
+    );
     deepEqual(
       failed(
         await tools.execute("edit", { file_path: "a.txt", old_string: "foo", new_string: "x" }),

@@ -14,7 +14,7 @@ import {
   ReadBeforeWritePolicy,
 } from "../../mod.ts";
 import type { FsPrecondition } from "../../provider.ts";
-import { forEachProvider, outcome, type Sandbox } from "../_sandbox.ts";
+import { forEachProvider, outcome, type Sandbox, sandbox } from "../_sandbox.ts";
 
 const ALL: FsToolName[] = ["list", "read", "write", "edit", "glob", "grep", "move", "delete"];
 const WITH = { tools: ALL };
@@ -303,5 +303,119 @@ forEachProvider("C15 argument checks", {}, async (box) => {
   assert.deepEqual(await run(box, "delete", {}), [
     "Error: path must be a non-empty string",
     "FS_INVALID_ARGUMENT",
+  ]);
+}, WITH);
+
+// --- local only: links, other file systems, another process's lock -----------------------
+
+Deno.test("C15.2/C15.3 a symbolic link is moved and deleted itself, its target untouched [local]", async () => {
+  await using box = await sandbox(
+    "local",
+    { "t.txt": "target\n", "../out.txt": "outside\n" },
+    WITH,
+  );
+  await Deno.symlink(box.path("t.txt"), box.path("in.lnk"));
+  await Deno.symlink(`${box.base}/out.txt`, box.path("out.lnk"));
+  const moved = await box.run("move", { source_path: "in.lnk", destination_path: "d/in2.lnk" });
+  assert.equal(moved.content, "Moved in.lnk to d/in2.lnk");
+  assert.equal((moved.value as { type: string }).type, "other");
+  assert.equal(await Deno.readLink(box.path("d/in2.lnk")), box.path("t.txt"));
+  for (const path of ["d/in2.lnk", "out.lnk"]) {
+    const result = await box.run("delete", { path });
+    assert.deepEqual(result.value, {
+      path: box.path(path),
+      type: "other",
+      files: 1,
+      directories: 0,
+    });
+  }
+  assert.equal(await box.read("t.txt"), "target\n");
+  assert.equal(await Deno.readTextFile(`${box.base}/out.txt`), "outside\n");
+});
+
+Deno.test("C15.2 across file systems the source goes only once its copy is complete [local]", async (t) => {
+  const shm = await Deno.makeTempDir({ dir: "/dev/shm" }).catch(() => null);
+  if (!shm || (await Deno.stat(shm)).dev === (await Deno.stat(Deno.cwd())).dev) {
+    t.step({ name: "no second file system at /dev/shm", ignore: true, fn: () => {} });
+    return;
+  }
+  await using box = await sandbox("local", {
+    "a.txt": "a\n",
+    "d/x.txt": "x\n",
+    "d/s/y.txt": "y\n",
+  });
+  try {
+    const fs = new LocalFileSystem({ roots: [box.root, shm] });
+    const tools = createFsTools({ fs, tools: ALL });
+    await Deno.symlink("x.txt", box.path("d/x.lnk"));
+    const file = await tools.execute("move", {
+      source_path: "a.txt",
+      destination_path: `${shm}/a.txt`,
+    });
+    assert.equal(file.content, `Moved a.txt to ${shm}/a.txt`);
+    const dir = await tools.execute("move", { source_path: "d", destination_path: `${shm}/d` });
+    assert.equal(dir.content, `Moved d to ${shm}/d`);
+    assert.equal(await Deno.readTextFile(`${shm}/a.txt`), "a\n");
+    assert.equal(await Deno.readTextFile(`${shm}/d/s/y.txt`), "y\n");
+    assert.equal(await Deno.readLink(`${shm}/d/x.lnk`), "x.txt");
+    assert.equal(await box.read("a.txt"), null);
+    assert.equal(await box.read("d/x.txt"), null);
+    const back = await tools.execute("move", {
+      source_path: `${shm}/d`,
+      destination_path: "a.txt",
+    });
+    assert.equal(back.content, `Moved ${shm}/d to a.txt`);
+    assert.equal(await box.read("a.txt/s/y.txt"), "y\n");
+  } finally {
+    await Deno.remove(shm, { recursive: true });
+  }
+});
+
+Deno.test("C7.2 a delete waiting for another holder's lock stops promptly on abort [local]", async () => {
+  await using box = await sandbox("local", { "a.txt": "a\n" }, WITH);
+  await box.run("read", { file_path: "a.txt" });
+  using held = await Deno.open(box.path("a.txt"), { read: true, write: true });
+  await held.lock(true);
+  const controller = new AbortController();
+  setTimeout(() => controller.abort(), 50);
+  const result = await box.run("delete", { path: "a.txt" }, { signal: controller.signal });
+  assert.deepEqual(outcome(box, result), ['Error: cannot delete "a.txt": aborted', "FS_ABORTED"]);
+  assert.equal(await box.read("a.txt"), "a\n");
+});
+
+Deno.test("C8/C15 presentCall for move and delete: kinds move and delete, both paths located", () => {
+  const fs = new LocalFileSystem({ roots: [Deno.cwd()] });
+  const tools = createFsTools({ fs, tools: ALL });
+  const cwd = tools.cwd;
+  assert.deepEqual(tools.presentCall("move", { source_path: "a.ts", destination_path: "b/a.ts" }), {
+    title: "Move a.ts to b/a.ts",
+    kind: "move",
+    locations: [{ path: `${cwd}/a.ts` }, { path: `${cwd}/b/a.ts` }],
+  });
+  assert.deepEqual(tools.presentCall("delete", { path: "build", recursive: true }), {
+    title: "Delete build",
+    kind: "delete",
+    rawInput: { recursive: true },
+    locations: [{ path: `${cwd}/build` }],
+  });
+  assert.deepEqual(tools.presentCall("delete", {}), { title: "Delete", kind: "delete" });
+});
+
+Deno.test("C15.3 a tree of more files than are kept locked at once is deleted whole [local]", async () => {
+  const files = Object.fromEntries(
+    Array.from({ length: 600 }, (_, i) => [`big/f${i}.txt`, `${i}\n`]),
+  );
+  await using box = await sandbox("local", files, { ...WITH, policy: false });
+  const result = await box.run("delete", { path: "big", recursive: true });
+  assert.equal(result.content, "Deleted big (600 files, 1 directory)");
+  assert.equal(await box.read("big/f599.txt"), null);
+});
+
+forEachProvider("C15.2 a move onto a root is refused as an existing destination", {
+  "a.txt": "a\n",
+}, async (box) => {
+  assert.deepEqual(await run(box, "move", { source_path: "a.txt", destination_path: "." }), [
+    'Error: cannot move "a.txt" to ".": the destination exists',
+    "FS_EXISTS",
   ]);
 }, WITH);

@@ -92,7 +92,17 @@ export async function lockFile(
   }
 }
 
-/** Every regular file of a listing locked, each at the version `expect` wants (else FS_STALE). */
+/**
+ * The most files a tree removal keeps locked at once. A larger tree has each file locked and
+ * checked in turn, then released (descriptors are a bounded resource): a writer that is not
+ * toolfs could then change an already checked file before the removal (ARCHITECTURE.md).
+ */
+const MAX_HELD = 512;
+
+/**
+ * Every regular file of a listing locked, each at the version `expect` wants (else FS_STALE);
+ * the locks are kept (returned) for up to {@linkcode MAX_HELD} files.
+ */
 async function lockAll(
   c: Containment,
   versions: Versioner,
@@ -111,6 +121,7 @@ async function lockAll(
       if (wanted !== undefined && await versions.version(info, null, file) !== wanted) {
         throw new FsError("FS_STALE");
       }
+      if (files.length > MAX_HELD) closeQuietly(held.pop()!);
     }
     return held;
   } catch (error) {

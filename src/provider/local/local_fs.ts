@@ -37,7 +37,7 @@ import type {
   FsWriteOutcome,
   RootSpec,
 } from "../fs_provider.ts";
-import { listEntries, pinParent, removeIn } from "./_entries.ts";
+import { listEntries, pinParent, refuseRoot, removeIn } from "./_entries.ts";
 import { moveIn } from "./_move.ts";
 import { readDirEntries } from "./_read_dir.ts";
 import { Containment } from "./_containment.ts";
@@ -337,6 +337,7 @@ export class LocalFileSystem implements FsProvider {
   ): Promise<FsMoveOutcome> {
     const { signal } = options;
     return guard(async () => {
+      refuseRoot(this.#c, source.realPath);
       const from = await pinParent(this.#c, source.realPath);
       try {
         const to = await ensureParent(this.#c, destination, signal);
@@ -355,6 +356,7 @@ export class LocalFileSystem implements FsProvider {
   removeEntry(target: FsTarget, options: FsRemoveOptions = {}): Promise<FsRemoveOutcome> {
     const { signal } = options;
     return guard(async () => {
+      refuseRoot(this.#c, target.realPath);
       const dir = await pinParent(this.#c, target.realPath);
       try {
         return await removeIn(this.#c, this.#versions, dir, target, options);

@@ -38,9 +38,9 @@ export function treeEntries(tree: Tree, path: string, versions: boolean): FsTree
   return out;
 }
 
-/** Refuses a root, and a parent outside every writable root. */
-export function checkEntry(roots: readonly FsRootInfo[], path: string): void {
-  if (roots.some((root) => root.path === path)) {
+/** Refuses a parent outside every writable root, and (with `refuseRoot`) a root. */
+export function checkEntry(roots: readonly FsRootInfo[], path: string, refuseRoot = true): void {
+  if (refuseRoot && roots.some((root) => root.path === path)) {
     throw new FsError("FS_INVALID_ARGUMENT", { detail: ENTRY_REASONS.root });
   }
   const root = findRoot(roots, posix.dirname(path));

@@ -348,7 +348,7 @@ export class MemoryFileSystem implements FsProvider {
     return guard(options.signal, () => {
       const [from, to] = [source, destination].map((t) => posix.resolve("/", t.realPath));
       checkEntry(this.roots, from);
-      checkEntry(this.roots, to);
+      checkEntry(this.roots, to, false); // a root there exists: FS_EXISTS
       return moveNode(this.#tree, from, to, options.signal);
     });
   }
