@@ -550,3 +550,15 @@ forEachProvider(
     assert.ok(after.content.includes('(No matches for "\\\\bcheckOptionalParameter\\\\b")'));
   },
 );
+
+forEachProvider("C16.2/C7.2 an aborted patch changes nothing", FILES, async (box) => {
+  const tools = patchTools(box);
+  await readAll(box, tools, "a.ts");
+  const controller = new AbortController();
+  controller.abort();
+  const result = await tools.execute("patch", {
+    patch: envelope("*** Update File: a.ts", "@@", "-  return 1;", "+  return 2;"),
+  }, { signal: controller.signal });
+  assert.equal(result.error?.code, "FS_ABORTED");
+  assert.equal(await box.read("a.ts"), FILES["a.ts"]);
+});
