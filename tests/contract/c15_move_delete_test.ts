@@ -419,3 +419,24 @@ forEachProvider("C15.2 a move onto a root is refused as an existing destination"
     "FS_EXISTS",
   ]);
 }, WITH);
+
+forEachProvider(
+  "C15.1 a delete racing an edit of one file: every reported success holds",
+  {},
+  async (box) => {
+    for (let i = 0; i < 20; i++) {
+      const file = `f${i}.txt`;
+      await box.write(file, "old\n");
+      await box.run("read", { file_path: file });
+      const [edit, del] = await Promise.all([
+        box.run("edit", { file_path: file, old_string: "old", new_string: "new" }),
+        box.run("delete", { path: file }),
+      ]);
+      const now = await box.read(file);
+      if (!del.isError) assert.equal(now, null, `${file}: deleted, yet still there`);
+      else assert.equal(now, edit.isError ? "old\n" : "new\n", del.content);
+      assert.ok(!edit.isError || !del.isError || now === "old\n");
+    }
+  },
+  WITH,
+);
