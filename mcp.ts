@@ -48,7 +48,7 @@ import {
 import { toMcpCallResult, toMcpTools } from "./formats.ts";
 import { LineTransport } from "./src/mcp/line_transport.ts";
 import { toolDefinitions } from "./src/tools/tools.ts";
-import { parseToolList, SERVED_TOOLS } from "./src/present/specs/mod.ts";
+import { SERVED_TOOLS } from "./src/present/specs/mod.ts";
 import type { RootAccess } from "./src/types.ts";
 import { clientRootPaths, rootsInForce, type RootsSource } from "./src/mcp/roots.ts";
 import { generateToken, guardRequest, isLoopback, parseListen } from "./src/mcp/http_guard.ts";
@@ -567,8 +567,14 @@ function parseCli(args: string[], base: string | undefined): Cli | { problem: st
   if (parsed.values["no-auth"] && parsed.values.http === undefined) {
     return { problem: "--no-auth applies only with --http" };
   }
-  const tools = parsed.values.tools === undefined ? undefined : parseToolList(parsed.values.tools);
-  if (typeof tools === "string") return { problem: tools };
+  const tools = parsed.values.tools?.split(",").map((name) => name.trim()) as FsToolName[];
+  if (tools) {
+    try {
+      toolDefinitions({ tools });
+    } catch (error) {
+      return { problem: `--tools: ${message(error)}` };
+    }
+  }
   return {
     roots,
     tools,
@@ -617,7 +623,6 @@ async function main(args: string[]): Promise<void> {
         token,
         structured: parsed.structured,
         allowedHosts: parsed.allowHosts,
-        tools: parsed.tools,
       });
       console.error(
         `toolfs mcp: serving ${http.url}` +

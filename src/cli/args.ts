@@ -6,8 +6,7 @@
  * @module
  */
 
-import type { FsToolDefinition, FsToolName, RootAccess } from "../types.ts";
-import { parseToolList } from "../present/specs/mod.ts";
+import type { FsToolDefinition, RootAccess } from "../types.ts";
 
 /** A parsed command line that runs a tool. */
 export interface CliRun {
@@ -25,8 +24,8 @@ export interface CliRun {
   session?: string;
   /** `--no-policy`: writes and edits are unconditional. */
   policy: boolean;
-  /** `--tools NAMES`: the tools to offer, when given (C15.1; default: every tool but patch). */
-  tools?: FsToolName[];
+  /** `--tools NAMES`: the tools to offer, when given (C15.1). */
+  tools?: string[];
   /** The tool name. */
   tool: string;
   /** The tokens after the tool name: its arguments, for {@linkcode parseToolArgs}. */
@@ -164,9 +163,7 @@ export function parseCli(argv: readonly string[]): CliCommand {
       if (value === "") return { kind: "usage", problem: `option --${name} needs a directory` };
       run.roots.push({ path: value, write: name === "root" });
     } else if (name === "tools") {
-      const tools = parseToolList(value);
-      if (typeof tools === "string") return { kind: "usage", problem: tools };
-      run.tools = tools;
+      run.tools = value.split(",").map((tool) => tool.trim());
     } else if (name === "session") {
       if (value === "") return { kind: "usage", problem: "option --session needs a file" };
       run.session = value;

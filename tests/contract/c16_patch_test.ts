@@ -513,3 +513,52 @@ forEachProvider("C16.2 deletions come last; a failed one puts back the files del
   assert.equal(await box.read("three.txt"), "3\n");
   assert.equal(await box.read("four.txt"), null);
 });
+
+const RENAME_FILES = Object.fromEntries(
+  ["router.ts", "url.ts", "a/b.ts", "a/c.ts", "d.ts"].map((name, i) => [
+    `src/${name}`,
+    `// ${name}\nimport { checkOptionalParameter } from './u';\nexport const v${i} = checkOptionalParameter('/x/:y?');\n`,
+  ]),
+);
+
+forEachProvider(
+  "C16/C9.6 renaming across 5 files takes one grep and one patch, no read",
+  RENAME_FILES,
+  async (box) => {
+    const tools = createFsTools({ fs: box.fs, tools: ["grep", "patch"] });
+    const grep = await tools.execute("grep", {
+      pattern: "\\bcheckOptionalParameter\\b",
+      path: "src",
+    });
+    assert.equal(grep.isError, false, grep.content);
+    const files = Object.keys(RENAME_FILES).sort();
+    const patch = envelope(
+      ...files.map((path) =>
+        `*** Update File: ${path}\n@@\n-import { checkOptionalParameter } from './u';\n-export const v${
+          Object.keys(RENAME_FILES).indexOf(path)
+        } = checkOptionalParameter('/x/:y?');\n+import { checkOptionalParam } from './u';\n+export const v${
+          Object.keys(RENAME_FILES).indexOf(path)
+        } = checkOptionalParam('/x/:y?');`
+      ),
+    );
+    const result = await tools.execute("patch", { patch });
+    assert.equal(result.content, files.map((path) => `Updated ${path}`).join("\n"));
+    const after = await tools.execute("grep", {
+      pattern: "\\bcheckOptionalParameter\\b",
+      path: "src",
+    });
+    assert.ok(after.content.includes('(No matches for "\\\\bcheckOptionalParameter\\\\b")'));
+  },
+);
+
+forEachProvider("C16.2/C7.2 an aborted patch changes nothing", FILES, async (box) => {
+  const tools = patchTools(box);
+  await readAll(box, tools, "a.ts");
+  const controller = new AbortController();
+  controller.abort();
+  const result = await tools.execute("patch", {
+    patch: envelope("*** Update File: a.ts", "@@", "-  return 1;", "+  return 2;"),
+  }, { signal: controller.signal });
+  assert.equal(result.error?.code, "FS_ABORTED");
+  assert.equal(await box.read("a.ts"), FILES["a.ts"]);
+});

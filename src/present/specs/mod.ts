@@ -40,8 +40,8 @@ export const TOOL_NAMES: readonly FsToolName[] = Object.freeze(
 );
 
 /**
- * The tools `createFsTools` gives when none are named (C9.1): `move`, `delete` and `patch` are
- * opt-in (C15.1), so a default prompt keeps its bytes.
+ * The tools `createFsTools` gives when none are named (C9.1): `move`, `delete` and `patch` are opt-in
+ * (C15.1), so a default prompt keeps its bytes.
  */
 export const DEFAULT_TOOLS: readonly FsToolName[] = Object.freeze(
   TOOL_NAMES.filter((name) => name !== "move" && name !== "delete" && name !== "patch"),
@@ -62,34 +62,5 @@ export function isToolName(name: unknown): name is FsToolName {
  * but `patch` (C15.1).
  */
 export const SERVED_TOOLS: readonly FsToolName[] = Object.freeze(
-  TOOL_NAMES.filter((name) => (name as string) !== "patch"),
+  TOOL_NAMES.filter((name) => name !== "patch"),
 );
-
-/**
- * A comma-separated list of tool names, as `--tools` takes it on the command line and in the MCP
- * server (C15.1), or the problem with it.
- *
- * @param text The option's value, e.g. `read,grep,patch`.
- * @returns The names, or a message naming the unknown one.
- *
- * @example
- * ```ts
- * import { deepEqual, equal } from "node:assert/strict";
- * import { parseToolList } from "./mod.ts";
- *
- * deepEqual(parseToolList("read, patch"), ["read", "patch"]);
- * equal(typeof parseToolList("read,nope"), "string");
- * ```
- */
-export function parseToolList(text: string): FsToolName[] | string {
-  const names = text.split(",").map((name) => name.trim()).filter((name) => name !== "");
-  if (names.length === 0) return "--tools needs at least one tool name";
-  for (const name of names) {
-    if (!isToolName(name)) {
-      return `--tools: unknown tool ${JSON.stringify(name)}; the tools are ${
-        TOOL_NAMES.join(", ")
-      }`;
-    }
-  }
-  return names as FsToolName[];
-}
