@@ -652,7 +652,10 @@ test("C13.2: no directory and no client roots: a tool call says so, the server k
     const plain = await connectStdio(["task", "--quiet", "mcp"]);
     try {
       // C13.5: no roots in force at initialize: the guidance only, no workspace section.
-      const definitions = createFsTools({ fs: new LocalFileSystem({ roots: [root] }) }).definitions;
+      const definitions = createFsTools({
+        fs: new LocalFileSystem({ roots: [root] }),
+        tools: ["list", "read", "write", "edit", "glob", "grep", "move", "delete"],
+      }).definitions;
       assertEquals(plain.client.getInstructions(), systemPrompt(definitions));
       assertEquals(await plain.call("list", {}), {
         content: [{ type: "text", text: NO_ROOTS_MESSAGE }],

@@ -127,7 +127,13 @@ Deno.test({
       const definitions = library().definitions;
       const promptText = page.getByTestId("system-prompt-text");
       await promptText.waitFor();
-      assertEquals(await promptText.textContent(), systemPrompt(definitions));
+      // The prompt an integrator sends: the guidance, then the workspace section (C12.9).
+      const shownPrompt = (await promptText.textContent()) ?? "";
+      assert(
+        shownPrompt.startsWith(`${systemPrompt(definitions)}\n\nThe workspace is `),
+        shownPrompt,
+      );
+      assert(shownPrompt.endsWith("(read-only)."), shownPrompt);
       assertEquals(
         await page.getByTestId("wire-text").textContent(),
         JSON.stringify(toOpenAITools(definitions)),
