@@ -26,8 +26,8 @@ import {
 import { ARGUMENTS_NOT_OBJECT, unknownArgumentMessage } from "../render/hints.ts";
 import { closestKey } from "../text/close_names.ts";
 import { presentToolCall, type ToolCallPresentation } from "../present/acp.ts";
-import { DEFAULT_TOOLS, SPECS, TOOL_NAMES } from "../present/specs/mod.ts";
-import { checkTexts, type FsTextsOverride, withTexts } from "../present/texts.ts";
+import type { FsTextsOverride } from "../present/texts.ts";
+import { definitionsOf, selectTools } from "./definitions.ts";
 import { invalid, optional } from "./_args.ts";
 import { LineIndexCache, type Tool, type ToolEnv, type ToolSuccess } from "./_context.ts";
 import { queueOf } from "../keyed_queue.ts";
@@ -42,6 +42,8 @@ import { readTool } from "./read.ts";
 import { notFoundSuggestions, outsideRootSuggestions } from "./suggest_paths.ts";
 import { patchTool } from "./patch.ts";
 import { writeTool } from "./write.ts";
+
+export { toolDefinitions, type ToolDefinitionsOptions } from "./definitions.ts";
 
 /** The registry: each tool's `{ parse, run }`, by name. */
 const TOOLS: Readonly<Record<FsToolName, Tool<unknown>>> = {
@@ -359,52 +361,6 @@ function checkArguments(args: unknown, definition: FsToolDefinition): Record<str
     }
   }
   return args as Record<string, unknown>;
-}
-
-/** The tools to expose, in the canonical order (C9.1). */
-/**
- * The tools' definitions alone: what `createFsTools(options).definitions` gives for the same
- * caps and selection, without a provider (for a usage text, a server's tool list, a token count).
- *
- * @param options The caps and the selection.
- * @returns The definitions.
- * @throws {TypeError} For an unknown tool or an invalid config value.
- */
-export function toolDefinitions(
-  options: Pick<CreateFsToolsOptions, "config" | "tools" | "texts"> = {},
-): readonly FsToolDefinition[] {
-  return definitionsOf(selectTools(options.tools), resolveConfig(options.config), options.texts);
-}
-
-function definitionsOf(
-  names: readonly FsToolName[],
-  config: Readonly<FsToolsConfig>,
-  texts: FsTextsOverride | undefined,
-): readonly FsToolDefinition[] {
-  if (texts !== undefined && texts !== null) {
-    checkTexts(texts, (name) => Object.keys(SPECS[name].inputSchema(config).properties));
-  }
-  return Object.freeze(names.map((name) =>
-    Object.freeze(withTexts({
-      name,
-      description: SPECS[name].description,
-      inputSchema: SPECS[name].inputSchema(config),
-      guidance: SPECS[name].guidance,
-    }, texts?.[name]))
-  ));
-}
-
-function selectTools(tools: readonly FsToolName[] | undefined): readonly FsToolName[] {
-  if (tools === undefined || tools === null) return DEFAULT_TOOLS;
-  if (!Array.isArray(tools)) throw new TypeError("tools must be an array of tool names");
-  for (const name of tools) {
-    if (!(TOOL_NAMES as readonly unknown[]).includes(name)) {
-      throw new TypeError(
-        `unknown tool ${JSON.stringify(name)} in tools: expected some of ${TOOL_NAMES.join(", ")}`,
-      );
-    }
-  }
-  return TOOL_NAMES.filter((name) => tools.includes(name));
 }
 
 function toFsErrorSafe(error: unknown, signal?: AbortSignal): FsError {

@@ -547,7 +547,11 @@ forEachProvider(
       pattern: "\\bcheckOptionalParameter\\b",
       path: "src",
     });
-    assert.ok(after.content.includes('(No matches for "\\\\bcheckOptionalParameter\\\\b")'));
+    assert.ok(
+      after.content.includes(
+        '(No matches for "\\\\bcheckOptionalParameter\\\\b"; 5 files searched)',
+      ),
+    );
   },
 );
 

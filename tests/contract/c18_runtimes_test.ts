@@ -66,7 +66,9 @@ async function publishedFiles(): Promise<string[]> {
 /** The module specifiers a file imports (static `from`, dynamic `import("…")`). */
 function specifiersOf(text: string): string[] {
   const code = text.replace(/^\s*(\*|\/\/).*$/gm, ""); // JSDoc examples and comments
-  return [...code.matchAll(/(?:\bfrom|\bimport\s*\(|^import)\s*"([^"]+)"/gm)].map((m) => m[1]);
+  // `from` as a keyword only: not the string "from" (e.g. `required: ["from", "to"]`).
+  return [...code.matchAll(/(?:(?<!["'\w])from\s*|\bimport\s*\(\s*|^import\s*)"([^"]+)"/gm)]
+    .map((m) => m[1]);
 }
 
 Deno.test("C18.2 every import in published code is relative, node: or a pinned npm: specifier matching deno.json", async () => {

@@ -68,7 +68,8 @@ Deno.test("texts with no overrides give the library's definitions byte for byte"
 Deno.test("texts: an unknown tool, field or argument is a TypeError naming it and what is known", () => {
   assertThrows(() => tools({ reed: { description: "x" } }), {
     name: "TypeError",
-    message: 'texts: unknown tool "reed"; the tools are list, read, write, edit, glob, grep',
+    message:
+      'texts: unknown tool "reed"; the tools are list, read, write, edit, glob, grep, move, delete, patch',
   });
   assertThrows(() => tools({ read: { desc: "x" } }), {
     message: 'texts.read: unknown field "desc"; expected description, guidance, parameters',
