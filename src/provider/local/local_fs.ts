@@ -202,7 +202,8 @@ export class LocalFileSystem implements FsProvider {
     options: FsCallOptions = {},
   ): Promise<Uint8Array | null> {
     const paths = targets.map((target) => target.realPath);
-    return guard(() => mayContainAll(paths, needles, options.signal), options.signal);
+    const roots = this.roots.map((root) => root.path);
+    return guard(() => mayContainAll(paths, needles, roots, options.signal), options.signal);
   }
 
   /** {@inheritDoc FsProvider.version} */
