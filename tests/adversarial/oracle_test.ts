@@ -8,7 +8,7 @@
 
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { readableCopy } from "../_readable_copy.ts";
+import { nobodySwapper } from "./_nobody.ts";
 import {
   cannotRun,
   figure,
@@ -27,7 +27,6 @@ const MODES = [
     : []),
 ];
 const NEEDLE = "ORACLE-7d2e";
-const nobody = 65534;
 const uid = granted({ name: "sys", kind: "uid" }) ? Deno.uid() : null;
 
 // The frozen race, deterministic. On 0.2.0 the worker read the outside file through the link
@@ -64,47 +63,6 @@ interface CallsReport {
 const DECOYS = 300;
 const CALLS = Number(Deno.env.get("TOOLFS_ORACLE_CALLS") ?? "") || 20;
 
-/** Runs `_swapper.ts` as nobody, swapping `path` and a link to `target`, until stopped. */
-async function nobodySwapper(base: string, stop: string, path: string, target: string) {
-  const denoDir = join(base, "deno_dir");
-  await Deno.mkdir(denoDir);
-  await Deno.chown(denoDir, nobody, nobody);
-  const child = new Deno.Command("setpriv", {
-    args: [
-      `--reuid=${nobody}`,
-      `--regid=${nobody}`,
-      "--clear-groups",
-      "--",
-      Deno.execPath(),
-      "run",
-      "--no-config",
-      "--no-prompt",
-      "--allow-read",
-      "--allow-write",
-      new URL("tests/adversarial/_swapper.ts", readableCopy()).pathname,
-      stop,
-      path,
-      target,
-    ],
-    env: { DENO_DIR: denoDir, HOME: denoDir, NO_COLOR: "1" },
-    stdin: "null",
-    stdout: "piped",
-    stderr: "piped",
-  }).spawn();
-  for (let i = 0; i < 500; i++) {
-    if (await Deno.lstat(`${path}.link`).then(() => true, () => false)) break;
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-  return {
-    async stop(): Promise<number> {
-      await Deno.writeTextFile(stop, "");
-      const { success, stdout, stderr } = await child.output();
-      assert.ok(success, new TextDecoder().decode(stderr));
-      return JSON.parse(new TextDecoder().decode(stdout).trim().split("\n").at(-1)!).swaps;
-    },
-  };
-}
-
 /** Decoys missing from `CALLS` greps while `d` is swapped, outside files holding the needle or not. */
 async function missingDecoys(
   permissions: (base: string) => string[],
@@ -113,7 +71,7 @@ async function missingDecoys(
   await using box = await sandbox();
   await Deno.chmod(box.base, 0o755); // nobody reaches the root, not the outside directory
   await Deno.chmod(box.outside, 0o700);
-  await Deno.chown(box.root, nobody, nobody);
+  await Deno.chown(box.root, 65534, 65534);
   await Deno.mkdir(join(box.root, "d"));
   for (let i = 0; i < DECOYS; i++) {
     const name = `f${String(i).padStart(3, "0")}.txt`;
