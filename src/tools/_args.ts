@@ -32,3 +32,9 @@ export function optionalString(value: unknown, message: string): string | undefi
 export function isPositiveInteger(value: unknown): value is number {
   return typeof value === "number" && Number.isSafeInteger(value) && value >= 1;
 }
+
+/**
+ * The longest glob pattern taken, in UTF-16 code units; the tools refuse longer ones with a
+ * validation error (issue 19: the matcher threw on 64 Ki characters, an `FS_IO_ERROR`).
+ */
+export const GLOB_MAX_LENGTH = 4096;
