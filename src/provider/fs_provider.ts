@@ -94,6 +94,21 @@ export interface FsFileContent {
   bytes: Uint8Array;
   /** The file's version (C5.7) for these bytes. */
   version: string;
+  /**
+   * `true` when the call gave `wholeMaxSize` and the open file was larger: then nothing was
+   * read (`bytes` is empty) and the caller streams the file instead (C7.4).
+   */
+  tooLarge?: boolean;
+}
+
+/** Options of {@linkcode FsProvider.readText}. */
+export interface FsReadTextOptions extends FsCallOptions {
+  /**
+   * The largest file to read whole, judged on the open file (not on an earlier `stat`, which a
+   * growing file outdates): a larger one resolves to `{ tooLarge: true }` without being read.
+   * A provider whose files cannot change between `stat` and the read may ignore it.
+   */
+  wholeMaxSize?: number;
 }
 
 /** An open file for windowed, streamed reading. Close it when done. */
@@ -171,7 +186,7 @@ export interface FsProvider {
   /** The direct children of a directory with their own types (links not followed). */
   listDir(target: FsTarget, options?: FsCallOptions): Promise<FsDirEntry[]>;
   /** The whole file's bytes and version. */
-  readText(target: FsTarget, options?: FsCallOptions): Promise<FsFileContent>;
+  readText(target: FsTarget, options?: FsReadTextOptions): Promise<FsFileContent>;
   /** Opens a file for streamed reading with bounded memory. */
   streamText(target: FsTarget, options?: FsCallOptions): Promise<FsReadHandle>;
   /** Creates or atomically replaces a file (creating missing parents inside the root). */

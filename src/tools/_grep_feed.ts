@@ -51,9 +51,13 @@ export async function scanFile(
   const stat = known ?? await env.fs.stat(target, { signal });
   if (!stat || stat.type !== "file") throw new FsError("FS_NOT_REGULAR_FILE");
   if (stat.size !== null && stat.size < env.config.readStreamMinSize) {
-    const { bytes } = await env.fs.readText(target, { signal });
-    await scanChunks([bytes], scanner, pattern, context, false, false, signal);
-    return;
+    // Decided again on the open file: one that grew past the limit is streamed (C7.4).
+    const wholeMaxSize = env.config.readStreamMinSize - 1;
+    const { bytes, tooLarge } = await env.fs.readText(target, { signal, wholeMaxSize });
+    if (!tooLarge) {
+      await scanChunks([bytes], scanner, pattern, context, false, false, signal);
+      return;
+    }
   }
   const handle = await env.fs.streamText(target, { signal });
   try {

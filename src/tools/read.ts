@@ -74,15 +74,18 @@ async function run(
   };
   let result: WindowResult;
   let version: string;
-  if (stat.size !== null && stat.size < config.readStreamMinSize) {
-    const content = await env.fs.readText(target, { signal });
-    if (looksBinary(content.bytes)) throw new FsError("FS_BINARY");
-    const bytes = content.bytes;
+  // The stat only suggests the whole-file path; the provider decides on the open file (C7.4).
+  const whole = stat.size !== null && stat.size < config.readStreamMinSize
+    ? await env.fs.readText(target, { signal, wholeMaxSize: config.readStreamMinSize - 1 })
+    : null;
+  if (whole && !whole.tooLarge) {
+    if (looksBinary(whole.bytes)) throw new FsError("FS_BINARY");
+    const bytes = whole.bytes;
     const source: ChunkSource = async function* (position) {
       yield bytes.subarray(position);
     };
     result = await scanWindow(source, window);
-    version = content.version;
+    version = whole.version;
   } else {
     const handle = await env.fs.streamText(target, { signal });
     try {

@@ -23,6 +23,7 @@ import type {
   FsMutationOptions,
   FsProvider,
   FsReadHandle,
+  FsReadTextOptions,
   FsResolveOptions,
   FsRootInfo,
   FsSearchListOptions,
@@ -145,12 +146,16 @@ export class LocalFileSystem implements FsProvider {
   }
 
   /** {@inheritDoc FsProvider.readText} */
-  readText(target: FsTarget, options: FsCallOptions = {}): Promise<FsFileContent> {
-    const { signal } = options;
+  readText(target: FsTarget, options: FsReadTextOptions = {}): Promise<FsFileContent> {
+    const { signal, wholeMaxSize } = options;
     return guard(async () => {
       const file = await openVerified(this.#c, target.realPath, signal);
       try {
         const info = await file.stat();
+        // Decided on the open file's size: a file that grew since the caller's stat is streamed.
+        if (wholeMaxSize !== undefined && info.size > wholeMaxSize) {
+          return { bytes: new Uint8Array(0), version: "", tooLarge: true };
+        }
         // C7.4: never past the size the file had at open (it may be growing).
         const bytes = await readAll(file, info.size, signal);
         return { bytes, version: await this.#versions.version(info, bytes, file) };
