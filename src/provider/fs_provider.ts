@@ -219,6 +219,13 @@ export interface FsProvider {
    */
   searchListDir?(target: FsTarget, options?: FsSearchListOptions): Promise<FsDirEntry[]>;
   /**
+   * Optional: the real path of an absolute path, synchronously (links followed; a missing path
+   * as given), for `createFsTools` to check its `cwd` at construction (C1.2): a `cwd` that is
+   * a link inside a root to a directory outside every root is refused. A provider without
+   * links need not have it.
+   */
+  realPathSync?(path: string): string;
+  /**
    * Optional fast path for `grep` (C11): for each file, `0` when it surely lacks one of
    * `needles` (byte strings every matching line contains), `1` when it may hold them all; or
    * `null` for "no answer" (every file may). A hint told ahead of the search, typically on

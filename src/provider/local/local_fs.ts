@@ -12,6 +12,7 @@
 
 import { basename, dirname, resolve as resolvePath } from "node:path";
 import { FsError } from "../../fs_error.ts";
+import { IO_DETAILS } from "../../render/errors.ts";
 import { concatBytes } from "../../text/bytes.ts";
 import { editPieces } from "../edit_pieces.ts";
 import type { FsDirEntry } from "../../types.ts";
@@ -34,7 +35,7 @@ import type {
   RootSpec,
 } from "../fs_provider.ts";
 import { readDirEntries } from "./_read_dir.ts";
-import { Containment } from "./_containment.ts";
+import { Containment, readGranted } from "./_containment.ts";
 import { guard } from "./_errors.ts";
 import { openVerified, readCurrent } from "./_open.ts";
 import { ensureParent } from "./_parents.ts";
@@ -65,6 +66,8 @@ export interface LocalFileSystemOptions {
 }
 
 const encoder = new TextEncoder();
+/** Linux's PATH_MAX, in bytes with the final NUL (a path of this many UTF-16 units is longer). */
+const PATH_MAX = 4096;
 
 /**
  * The Deno implementation of {@linkcode FsProvider}.
@@ -106,12 +109,31 @@ export class LocalFileSystem implements FsProvider {
   /** {@inheritDoc FsProvider.resolve} */
   async resolve(path: string, options: FsResolveOptions): Promise<FsTarget> {
     const { cwd, op, signal } = options;
+    // No path this long can exist (PATH_MAX is 4096 bytes): refused before any system call,
+    // and before a walk over millions of components (issue 19).
+    if (path.length >= PATH_MAX) {
+      throw new FsError("FS_IO_ERROR", { detail: IO_DETAILS.nameTooLong });
+    }
     const lexical = resolvePath(cwd, path);
+    if (lexical.length >= PATH_MAX) {
+      throw new FsError("FS_IO_ERROR", { detail: IO_DETAILS.nameTooLong });
+    }
     const realPath = await guard(() => this.#c.realTarget(lexical, signal), signal);
     const root = this.#c.rootOf(realPath);
     if (!root) throw new FsError("FS_OUTSIDE_ROOT");
     if ((op === "write" || op === "edit") && !root.writable) throw new FsError("FS_READ_ONLY");
     return { path: lexical, realPath, root };
+  }
+
+  /** {@inheritDoc FsProvider.realPathSync} */
+  realPathSync(path: string): string {
+    // C7.3: a path Deno was not granted is never touched; its real path is not ours to know.
+    if (!readGranted(path)) return path;
+    try {
+      return Deno.realPathSync(path);
+    } catch {
+      return path; // missing, or refused: judged as written
+    }
   }
 
   /** {@inheritDoc FsProvider.stat} */
