@@ -153,7 +153,7 @@ export function createFsTools(options: CreateFsToolsOptions): FsTools {
   const realCwd = fs.realPathSync?.(cwd) ?? cwd;
   if (!findRoot(fs.roots, cwd) || !findRoot(fs.roots, realCwd)) {
     throw new Error(
-      `cwd "${options.cwd}" lies outside every root${
+      `cwd "${options.cwd ?? cwd}" lies outside every root${
         realCwd === cwd ? "" : ` (it resolves to ${realCwd})`
       }: ${fs.roots.map((r) => r.path).join(", ")}`,
     );

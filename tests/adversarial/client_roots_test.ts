@@ -143,7 +143,9 @@ for (const permissions of PERMISSION_SETS) {
       assert.ok(swaps > 10, "the swapper never ran");
       assert.equal(t.outside, 0, stderr);
       // The log names only roots inside the command-line root.
-      for (const line of stderr.split("\n").filter((l) => l.includes("roots in force"))) {
+      for (
+        const line of stderr.split("\n").filter((l) => l.startsWith("toolfs mcp: roots in force"))
+      ) {
         assert.ok(!line.includes(box.outside), line);
       }
     },
@@ -225,7 +227,9 @@ for (const permissions of PERMISSION_SETS) {
       figure("client roots", `HTTP ${permissions.name}: ${JSON.stringify(t)}, ${swaps} swaps`);
       assert.ok(swaps > 10, "the swapper never ran");
       assert.equal(t.outside, 0, stderr.slice(-4000));
-      for (const line of stderr.split("\n").filter((l) => l.includes("roots in force"))) {
+      for (
+        const line of stderr.split("\n").filter((l) => l.startsWith("toolfs mcp: roots in force"))
+      ) {
         assert.ok(!line.includes(box.outside), line);
       }
     },
