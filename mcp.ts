@@ -50,7 +50,12 @@ import { LineTransport } from "./src/mcp/line_transport.ts";
 import { toolDefinitions } from "./src/tools/tools.ts";
 import { SERVED_TOOLS } from "./src/present/specs/mod.ts";
 import type { RootAccess } from "./src/types.ts";
-import { clientRootPaths, rootsInForce, type RootsSource } from "./src/mcp/roots.ts";
+import {
+  clientRootPaths,
+  directoryIdentity,
+  rootsInForce,
+  type RootsSource,
+} from "./src/mcp/roots.ts";
 import { generateToken, guardRequest, isLoopback, parseListen } from "./src/mcp/http_guard.ts";
 import { outputSchemaFor } from "./src/mcp/output_schemas.ts";
 import { withProgress } from "./src/mcp/progress.ts";
@@ -318,6 +323,12 @@ export async function serveHttp(
   };
 }
 
+/** Tools and the roots their provider holds (what the log reports as in force). */
+interface ToolsInForce {
+  tools: FsTools | null;
+  roots: RootAccess[];
+}
+
 /** The roots, tools and policy all sessions of one server share. */
 class Workspace {
   readonly cli: RootAccess[];
@@ -326,7 +337,7 @@ class Workspace {
   readonly policy: ReadBeforeWritePolicy | false;
   /** The definitions, which depend on the config only. */
   readonly definitions: FsTools["definitions"];
-  #tools = new Map<string, FsTools | null>();
+  #tools = new Map<string, ToolsInForce>();
 
   constructor(roots: readonly RootSpec[], options: McpServerOptions) {
     this.options = options;
@@ -335,7 +346,8 @@ class Workspace {
     if (roots.length > 0) {
       const fs = new LocalFileSystem({ roots });
       this.cli = fs.roots.map((r) => ({ path: r.path, write: r.writable }));
-      this.#tools.set(key(this.cli), this.#create(fs, true));
+      const k = JSON.stringify(this.cli.map((r) => [r.path, r.write, directoryIdentity(r.path)]));
+      this.#tools.set(k, { tools: this.#create(fs, true), roots: this.cli });
     } else {
       this.cli = [];
     }
@@ -345,18 +357,34 @@ class Workspace {
     });
   }
 
-  /** The tools on the given roots, or `null` when none of them can be used. */
-  toolsFor(roots: readonly RootAccess[], fromCli: boolean): FsTools | null {
-    const k = key(roots);
-    if (this.#tools.has(k)) return this.#tools.get(k)!;
-    let tools: FsTools | null = null;
+  /**
+   * The tools on the given roots (`null` when none of them can be used) and the roots they
+   * hold. A root is handed to the provider as the real path that was checked, and the provider
+   * is kept only when the roots it resolved are those very paths, holding the directories of
+   * `ids` (the identities they were checked with): a directory swapped for a link between the
+   * check and the provider is refused, never resolved to somewhere else (issue 19). Cached by
+   * path, access and identity (device and inode), so a later session never inherits a root
+   * that changed since.
+   */
+  toolsFor(
+    roots: readonly RootAccess[],
+    fromCli: boolean,
+    ids: ReadonlyMap<string, string> = new Map(),
+  ): ToolsInForce {
+    const idOf = (path: string) => ids.get(path) ?? directoryIdentity(path);
+    const k = JSON.stringify(roots.map((root) => [root.path, root.write, idOf(root.path)]));
+    const cached = this.#tools.get(k);
+    if (cached) return cached;
+    let fs: LocalFileSystem | null = null;
+    let complete = false;
     if (roots.length > 0) {
       try {
-        tools = this.#create(new LocalFileSystem({ roots }), fromCli);
+        fs = this.#checked(roots, idOf);
+        complete = true;
       } catch {
         const usable = roots.filter((root) => {
           try {
-            new LocalFileSystem({ roots: [root] });
+            this.#checked([root], idOf);
             return true;
           } catch (error) {
             this.log(`toolfs mcp: root ${root.path} left out: ${message(error)}`);
@@ -364,12 +392,39 @@ class Workspace {
           }
         });
         if (usable.length > 0) {
-          tools = this.#create(new LocalFileSystem({ roots: usable }), fromCli);
+          try {
+            fs = this.#checked(usable, idOf);
+          } catch (error) {
+            this.log(`toolfs mcp: roots left out: ${message(error)}`);
+          }
         }
       }
     }
-    this.#tools.set(k, tools);
-    return tools;
+    const inForce: ToolsInForce = fs
+      ? {
+        tools: this.#create(fs, fromCli),
+        roots: fs.roots.map((root) => ({ path: root.path, write: root.writable })),
+      }
+      : { tools: null, roots: [] };
+    // A root left out may be usable next time (it was being swapped, say): not cached.
+    if (complete || roots.length === 0) this.#tools.set(k, inForce);
+    return inForce;
+  }
+
+  /** A provider on `roots`, refused unless it holds exactly the checked directories. */
+  #checked(
+    roots: readonly RootAccess[],
+    idOf: (path: string) => string | null,
+  ): LocalFileSystem {
+    const expected = roots.map((root) => idOf(root.path));
+    const fs = new LocalFileSystem({ roots });
+    fs.roots.forEach((held, i) => {
+      const want = roots[i].path;
+      if (held.path !== want || expected[i] === null || directoryIdentity(want) !== expected[i]) {
+        throw new Error(`${JSON.stringify(want)} changed while it was checked: refused`);
+      }
+    });
+    return fs;
   }
 
   #create(fs: LocalFileSystem, fromCli: boolean): FsTools {
@@ -400,7 +455,7 @@ function sessionServer(workspace: Workspace, eagerRoots: boolean): Server {
     options.structured ? { ...tool, outputSchema: outputSchemaFor(tool.name) } : tool
   );
   let session = {};
-  let tools: FsTools | null = workspace.toolsFor(workspace.cli, true);
+  let tools: FsTools | null = workspace.toolsFor(workspace.cli, true).tools;
   let pending: Promise<void> | null = null;
   /** The client has roots the server has not fetched yet. */
   let stale = false;
@@ -430,11 +485,15 @@ function sessionServer(workspace: Workspace, eagerRoots: boolean): Server {
           relatedRequestId,
           timeout: ROOTS_TIMEOUT_MS,
         });
-        const { paths, skipped } = await clientRootPaths(answer.roots.map((root) => root.uri));
+        const { paths, ids, skipped } = await clientRootPaths(
+          answer.roots.map((root) => root.uri),
+        );
         for (const note of skipped) workspace.log(`toolfs mcp: client root ${note}: left out`);
         const chosen = rootsInForce(workspace.cli, paths);
-        tools = workspace.toolsFor(chosen.roots, chosen.source === "command line");
-        report(chosen.roots, chosen.source);
+        const inForce = workspace.toolsFor(chosen.roots, chosen.source === "command line", ids);
+        tools = inForce.tools;
+        // The roots the provider holds, not the ones asked for (issue 19).
+        report(inForce.roots, chosen.source);
       } catch (error) {
         workspace.log(
           `toolfs mcp: roots/list failed, keeping the roots in force: ${message(error)}`,
@@ -490,12 +549,8 @@ function sessionServer(workspace: Workspace, eagerRoots: boolean): Server {
  */
 function instructionsOf(workspace: Workspace): string {
   const roots = workspace.cli.map((root) => ({ path: root.path, writable: root.write }));
-  const cwd = workspace.toolsFor(workspace.cli, true)?.cwd;
+  const cwd = workspace.toolsFor(workspace.cli, true).tools?.cwd;
   return systemPrompt(workspace.definitions, { roots, cwd });
-}
-
-function key(roots: readonly RootAccess[]): string {
-  return JSON.stringify(roots.map((root) => [root.path, root.write]));
 }
 
 function message(error: unknown): string {

@@ -14,6 +14,7 @@ const PARTS = [
   "src",
   "tests/adversarial/_denied_child.ts",
   "tests/adversarial/_calls_child.ts",
+  "tests/adversarial/_swapper.ts",
   "playground/server/tree.ts",
   "playground/server/api_types.ts",
 ];

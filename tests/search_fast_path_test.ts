@@ -148,6 +148,8 @@ Deno.test("C11: searchMayContain marks 0 only a file read whole that lacks a nee
       );
       const needles = ["beta", "alpha"].map((s) => new TextEncoder().encode(s));
       const flags = await fs.searchMayContain(targets, needles);
+      // Path checks: no prefilter (its skips need /proc/self/fd, issue 19).
+      if (flags === null) return;
       // A file that cannot be read there (gone) or not whole (big) may match.
       deepEqual([...flags!], [1, 0, 0, 0, 1, 1]);
       const one = await fs.resolve(join(box.root, "nul.bin"), { cwd: "/", op: "read" });
@@ -170,6 +172,7 @@ Deno.test("C11: the worker's literal search is the same code as this thread's", 
     for (const needle of ["abc", "aba", "bab é", "ab\nb"]) {
       const bytes = enc.encode(needle);
       const flags = await fs.searchMayContain(targets, [bytes]);
+      if (flags === null) return; // path checks: no prefilter (issue 19)
       const here = texts.map((t) => (containsBytes(enc.encode(t), bytes) ? 1 : 0));
       deepEqual([...flags!], here, needle);
     }

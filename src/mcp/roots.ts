@@ -43,16 +43,35 @@ export function rootsInForce(
 }
 
 /**
+ * The identity of a directory at a real path, `"<dev>:<ino>"`, or `null` when the path is not a
+ * directory itself (missing, or a symlink: `lstat`, links not followed).
+ *
+ * @param path A real path.
+ * @returns The identity, or `null`.
+ */
+export function directoryIdentity(path: string): string | null {
+  try {
+    const info = Deno.lstatSync(path);
+    return info.isDirectory ? `${info.dev}:${info.ino}` : null;
+  } catch {
+    return null;
+  }
+}
+
+/**
  * The local paths of a `roots/list` answer: `file:` URIs only, each resolved to its real path;
  * a root that is not a `file:` URI or is not an existing directory is left out (and reported).
+ * Each path comes with the identity of the directory found there (`directoryIdentity`), so the
+ * caller can check that the provider it builds holds that very directory (issue 19).
  *
  * @param uris The `uri` of each root the client listed.
- * @returns The directories, and a note for each root left out.
+ * @returns The directories, their identities by path, and a note for each root left out.
  */
 export async function clientRootPaths(
   uris: readonly string[],
-): Promise<{ paths: string[]; skipped: string[] }> {
+): Promise<{ paths: string[]; ids: Map<string, string>; skipped: string[] }> {
   const paths: string[] = [];
+  const ids = new Map<string, string>();
   const skipped: string[] = [];
   for (const uri of uris) {
     let path: string;
@@ -64,11 +83,13 @@ export async function clientRootPaths(
     }
     try {
       const real = await Deno.realPath(path);
-      if (!(await Deno.stat(real)).isDirectory) {
+      const id = directoryIdentity(real);
+      if (id === null) {
         skipped.push(`${JSON.stringify(path)}: not a directory`);
         continue;
       }
       paths.push(real);
+      ids.set(real, id);
     } catch (error) {
       skipped.push(
         `${JSON.stringify(path)}: ${
@@ -79,7 +100,7 @@ export async function clientRootPaths(
       );
     }
   }
-  return { paths, skipped };
+  return { paths, ids, skipped };
 }
 
 function unique(paths: readonly string[]): string[] {

@@ -94,6 +94,21 @@ export interface FsFileContent {
   bytes: Uint8Array;
   /** The file's version (C5.7) for these bytes. */
   version: string;
+  /**
+   * `true` when the call gave `wholeMaxSize` and the open file was larger: then nothing was
+   * read (`bytes` is empty) and the caller streams the file instead (C7.4).
+   */
+  tooLarge?: boolean;
+}
+
+/** Options of {@linkcode FsProvider.readText}. */
+export interface FsReadTextOptions extends FsCallOptions {
+  /**
+   * The largest file to read whole, judged on the open file (not on an earlier `stat`, which a
+   * growing file outdates): a larger one resolves to `{ tooLarge: true }` without being read.
+   * A provider whose files cannot change between `stat` and the read may ignore it.
+   */
+  wholeMaxSize?: number;
 }
 
 /** An open file for windowed, streamed reading. Close it when done. */
@@ -225,7 +240,7 @@ export interface FsProvider {
   /** The direct children of a directory with their own types (links not followed). */
   listDir(target: FsTarget, options?: FsCallOptions): Promise<FsDirEntry[]>;
   /** The whole file's bytes and version. */
-  readText(target: FsTarget, options?: FsCallOptions): Promise<FsFileContent>;
+  readText(target: FsTarget, options?: FsReadTextOptions): Promise<FsFileContent>;
   /** Opens a file for streamed reading with bounded memory. */
   streamText(target: FsTarget, options?: FsCallOptions): Promise<FsReadHandle>;
   /** Creates or atomically replaces a file (creating missing parents inside the root). */
@@ -281,6 +296,13 @@ export interface FsProvider {
    * use `listDir`.
    */
   searchListDir?(target: FsTarget, options?: FsSearchListOptions): Promise<FsDirEntry[]>;
+  /**
+   * Optional: the real path of an absolute path, synchronously (links followed; a missing path
+   * as given), for `createFsTools` to check its `cwd` at construction (C1.2): a `cwd` that is
+   * a link inside a root to a directory outside every root is refused. A provider without
+   * links need not have it.
+   */
+  realPathSync?(path: string): string;
   /**
    * Optional fast path for `grep` (C11): for each file, `0` when it surely lacks one of
    * `needles` (byte strings every matching line contains), `1` when it may hold them all; or

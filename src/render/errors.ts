@@ -66,6 +66,8 @@ export const IO_DETAILS = {
   handleClosed: "the read handle is closed",
   workerStopped: "a worker thread stopped",
   unknown: "unknown error",
+  /** The OS's message for a path over PATH_MAX, given before any system call (issue 19). */
+  nameTooLong: "File name too long (os error 36)",
 } as const;
 
 /**

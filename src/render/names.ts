@@ -43,13 +43,25 @@ export function renderName(name: string, marker = ""): string {
   return (UNSAFE.test(name) ? JSON.stringify(name) : name) + marker;
 }
 
+/** The longest path an error message quotes whole, in UTF-16 code units. */
+export const QUOTED_PATH_MAX = 4096;
+/** Code units kept at each end of a longer path. */
+const CLIP_KEEP = 1024;
+
 /**
  * A path as an error message quotes it (C3.9): always its JSON string literal, which is the
- * plain quoted path for ordinary paths.
+ * plain quoted path for ordinary paths. A path over {@linkcode QUOTED_PATH_MAX} code units is
+ * clipped to its first and last 1024, around `…[<n> characters clipped]…`, so a 10-million-
+ * character argument does not come back as a 10 MB message (issue 19). No file system path is
+ * that long (PATH_MAX is 4096 bytes), so only arguments that name nothing are clipped.
  *
  * @param path The path.
  * @returns `"<path>"`, escaped where needed.
  */
 export function quotePath(path: string): string {
-  return JSON.stringify(path);
+  if (path.length <= QUOTED_PATH_MAX) return JSON.stringify(path);
+  const clipped = path.length - 2 * CLIP_KEEP;
+  return JSON.stringify(
+    `${path.slice(0, CLIP_KEEP)}…[${clipped} characters clipped]…${path.slice(-CLIP_KEEP)}`,
+  );
 }

@@ -71,6 +71,37 @@ export function invalidPatternMessage(engineMessage: string): string {
   return `invalid pattern: ${engineMessage}`;
 }
 
+/**
+ * A `grep` pattern refused for its cost (issue 19): too many characters, or a compiled program
+ * over the budget (as RE2 refuses a program over its memory budget).
+ *
+ * @param kind `length` (characters) or `program` (compiled instructions).
+ * @param size The pattern's size in that unit.
+ * @param max The limit.
+ * @returns `invalid pattern: expression too long (<n> characters; at most <max>)` or
+ *   `invalid pattern: expression too large (<n> instructions compiled; at most <max>), so use fewer or smaller repeat counts`.
+ */
+export function patternTooLargeMessage(
+  kind: "length" | "program",
+  size: number,
+  max: number,
+): string {
+  return kind === "length"
+    ? `invalid pattern: expression too long (${size} characters; at most ${max})`
+    : `invalid pattern: expression too large (${size} instructions compiled; at most ${max}), so use fewer or smaller repeat counts`;
+}
+
+/**
+ * A glob argument over the length a glob may have (issue 19).
+ *
+ * @param name `pattern` (the `glob` tool) or `glob` (`grep`'s filter).
+ * @param max The limit in characters.
+ * @returns `<name> must be at most <max> characters`.
+ */
+export function globTooLongMessage(name: "pattern" | "glob", max: number): string {
+  return `${name} must be at most ${max} characters`;
+}
+
 /** One file's kept lines for the `content` mode. */
 export interface GrepFileView {
   /** The file's display path. */

@@ -36,7 +36,8 @@ const GLOB_CHARS = /[*?[\]{}()!+@\\]/;
 export function compileGlob(pattern: string): GlobMatcher {
   const anywhere = !pattern.includes("/");
   const full = anywhere ? `**/${pattern}` : pattern.replace(/^\.\//, "");
-  const isMatch = picomatch(full, { dot: true, nocase: false, strictSlashes: false });
+  // `s`: a line break in a name is a character like any other (`**` skipped such names).
+  const isMatch = picomatch(full, { dot: true, nocase: false, strictSlashes: false, flags: "s" });
   // Segments of the pattern that start with a literal `.`: the hidden names it asks for.
   const segments = expandBraces(full).flatMap((p) => p.split("/"));
   const hidden = segments.filter((s) => s.startsWith(".") && s !== "." && s !== "..");

@@ -14,6 +14,30 @@ import { requiredLiterals } from "./grep_literals.ts";
 const LF = 0x0a;
 const decoder = new TextDecoder("utf-8", { ignoreBOM: true });
 
+/** The longest pattern compiled, in UTF-16 code units (the engine's parser is slow on more). */
+export const GREP_PATTERN_MAX_LENGTH = 2000;
+/** The largest compiled program (instructions) a pattern may have, as RE2 has a budget. */
+export const GREP_PROGRAM_MAX_SIZE = 2000;
+/**
+ * The work one test of the engine may take, in characters × instructions (matching is linear in
+ * both): 15 to 50 ms here, by the pattern. A line is matched on its first `GREP_TEST_WORK / programSize`
+ * characters, so no single test keeps the thread (and an abort) waiting longer.
+ */
+export const GREP_TEST_WORK = 1 << 23;
+
+/** A pattern refused for its cost before or after compiling (issue 19). */
+export class GrepPatternTooLarge extends Error {
+  /**
+   * @param kind `length` (characters) or `program` (compiled instructions).
+   * @param size The pattern's size in that unit.
+   * @param max The limit.
+   */
+  constructor(readonly kind: "length" | "program", readonly size: number, readonly max: number) {
+    super(`pattern ${kind} ${size} over ${max}`);
+    this.name = "GrepPatternTooLarge";
+  }
+}
+
 /** A compiled `grep` pattern. */
 export interface GrepPattern {
   /** Whether one line (no `\n`) matches. */
@@ -26,6 +50,8 @@ export interface GrepPattern {
   literals: readonly Uint8Array[];
   /** `literal` as text: only lines holding it can match. */
   needle: string | null;
+  /** Characters of a line one test looks at: a longer line is matched on its start. */
+  lineChars: number;
 }
 
 /**
@@ -35,6 +61,7 @@ export interface GrepPattern {
  * @param ignoreCase Whether matching ignores case.
  * @returns The compiled pattern.
  * @throws {SyntaxError} With the engine's message when the pattern is invalid.
+ * @throws {GrepPatternTooLarge} When the pattern or its compiled program is over its limit.
  *
  * @example
  * ```ts
@@ -44,27 +71,38 @@ export interface GrepPattern {
  * ```
  */
 export function compileGrepPattern(pattern: string, ignoreCase: boolean): GrepPattern {
+  if (pattern.length > GREP_PATTERN_MAX_LENGTH) {
+    throw new GrepPatternTooLarge("length", pattern.length, GREP_PATTERN_MAX_LENGTH);
+  }
   const flags = ignoreCase ? RE2JS.CASE_INSENSITIVE : 0;
   let line: RE2JS;
-  let block: RE2JS | null;
   try {
     line = RE2JS.compile(pattern, flags);
-    // `\A` and `\z` mean the line's ends, which a multi-line block cannot express.
-    block = /\\[Az]/.test(pattern) ? null : RE2JS.compile(pattern, flags | RE2JS.MULTILINE);
   } catch (error) {
     throw new SyntaxError(error instanceof Error ? error.message : String(error));
   }
+  const size = line.programSize();
+  if (size > GREP_PROGRAM_MAX_SIZE) {
+    throw new GrepPatternTooLarge("program", size, GREP_PROGRAM_MAX_SIZE);
+  }
+  // `\A` and `\z` mean the line's ends, which a multi-line block cannot express.
+  const block = /\\[Az]/.test(pattern) ? null : RE2JS.compile(pattern, flags | RE2JS.MULTILINE);
+  const lineChars = Math.max(1024, Math.floor(GREP_TEST_WORK / Math.max(1, size)));
+  const head = (text: string) => text.length > lineChars ? text.slice(0, lineChars) : text;
+  // A block test costs its whole length: past the budget, the lines are tested one by one.
+  const blockTest = (text: string) => block === null || text.length > lineChars || block.test(text);
   // U+FFFD also stands for invalid bytes, which a byte search for its encoding would miss.
   const plain = !ignoreCase && !/[\\.+*?()|[\]{}^$\n\r\uFFFD]/.test(pattern);
   if (plain) {
     // A plain literal: a substring test is the same match, without the regex engine.
     const literal = new TextEncoder().encode(pattern);
     return {
-      testLine: (text) => text.includes(pattern),
+      testLine: (text) => head(text).includes(pattern),
       testBlock: (text) => text.includes(pattern),
       literal,
       literals: [literal],
       needle: pattern,
+      lineChars,
     };
   }
   const all = ignoreCase ? [] : requiredLiterals(pattern);
@@ -73,19 +111,24 @@ export function compileGrepPattern(pattern: string, ignoreCase: boolean): GrepPa
     const encoder = new TextEncoder();
     const literals = all.map((l) => encoder.encode(l));
     return {
-      testLine: (text) => text.includes(required) && line.test(text),
+      testLine: (text) => {
+        const start = head(text);
+        return start.includes(required) && line.test(start);
+      },
       testBlock: (text) => all.every((l) => text.includes(l)),
       literal: literals[0],
       literals,
       needle: required,
+      lineChars,
     };
   }
   return {
-    testLine: (text) => line.test(text),
-    testBlock: (text) => block === null || block.test(text),
+    testLine: (text) => line.test(head(text)),
+    testBlock: blockTest,
     literal: null,
     literals: [],
     needle: null,
+    lineChars,
   };
 }
 

@@ -45,19 +45,23 @@ export async function scanFile(
     });
     // In a directory search a binary file is skipped, which shows as a file without a match:
     // it is told apart only once it may match.
-    await scanChunks(chunks, scanner, pattern, context, true, !single);
+    await scanChunks(chunks, scanner, pattern, context, true, !single, signal);
     return;
   }
   const stat = known ?? await env.fs.stat(target, { signal });
   if (!stat || stat.type !== "file") throw new FsError("FS_NOT_REGULAR_FILE");
   if (stat.size !== null && stat.size < env.config.readStreamMinSize) {
-    const { bytes } = await env.fs.readText(target, { signal });
-    await scanChunks([bytes], scanner, pattern, context);
-    return;
+    // Decided again on the open file: one that grew past the limit is streamed (C7.4).
+    const wholeMaxSize = env.config.readStreamMinSize - 1;
+    const { bytes, tooLarge } = await env.fs.readText(target, { signal, wholeMaxSize });
+    if (!tooLarge) {
+      await scanChunks([bytes], scanner, pattern, context, false, false, signal);
+      return;
+    }
   }
   const handle = await env.fs.streamText(target, { signal });
   try {
-    await scanChunks(handle.chunks(0), scanner, pattern, context);
+    await scanChunks(handle.chunks(0), scanner, pattern, context, false, false, signal);
   } finally {
     handle.close();
   }
@@ -68,6 +72,10 @@ export async function scanFile(
  * intact until the one after the next is drawn (then the previous one is kept uncopied).
  * `lazyBinary` (with `keeps`): the binary check waits until a block may match (or the second
  * chunk comes), for a caller that treats a binary file as one without matches.
+ *
+ * A chunk is fed in pieces of at most `pattern.lineChars` bytes (so one piece's tests take about
+ * the engine's work budget, `GREP_TEST_WORK`), and between pieces timers and `signal` run at
+ * least every 10 ms: a costly pattern neither freezes the thread nor outlives an abort (issue 19).
  */
 export async function scanChunks(
   chunks: AsyncIterable<Uint8Array> | Iterable<Uint8Array>,
@@ -76,22 +84,43 @@ export async function scanChunks(
   context: number,
   keeps = false,
   lazyBinary = false,
+  signal?: AbortSignal,
 ): Promise<void> {
   const blocks = new BlockFeeder(scanner, pattern, context, keeps, keeps && lazyBinary);
+  const piece = Math.max(PIECE_MIN, pattern.lineChars);
+  const feed = async (chunk: Uint8Array) => {
+    for (let at = 0; at < chunk.length; at += piece) {
+      if (at > 0) await pause(signal);
+      blocks.chunk(at === 0 && chunk.length <= piece ? chunk : chunk.subarray(at, at + piece));
+    }
+  };
   if (Symbol.asyncIterator in chunks) {
-    for await (const chunk of chunks) blocks.chunk(chunk);
+    for await (const chunk of chunks) {
+      await pause(signal);
+      await feed(chunk);
+    }
   } else {
     // A synchronous source (the provider's fast path): no promise per chunk; timers and the
     // abort signal still run between the chunks of a large file.
     let first = true;
     for (const chunk of chunks) {
-      if (!first) await pause();
+      if (!first) await pause(signal);
       first = false;
-      blocks.chunk(chunk);
+      await feed(chunk);
     }
   }
   blocks.end();
 }
+
+/** The smallest piece of a chunk fed at once. */
+const PIECE_MIN = 16 * 1024;
+/**
+ * Bytes of one line held for matching (issue 19, C11 "bounded memory"): a longer line is
+ * matched on its first `LINE_MAX` bytes, and the rest is only scanned for its end.
+ */
+export const LINE_MAX = 1 << 20;
+/** A run of NUL bytes this long makes a file binary (CONTRACT C4.2, a sparse file). */
+const NUL_RUN = 1 << 20;
 
 /**
  * Feeds blocks of whole lines to a scanner. A block without the pattern's literal is not
@@ -101,8 +130,14 @@ export async function scanChunks(
 class BlockFeeder {
   #deferred: Uint8Array | null = null;
   #blocks = 0;
-  /** The partial line at the end of the last chunk: only it is copied, never a whole chunk. */
-  #pending: Uint8Array | null = null;
+  /**
+   * The partial line at the end of the last chunk, in parts (joined once its end comes): only
+   * it is copied, never a whole chunk, and at most `LINE_MAX` bytes of it.
+   */
+  #pending: Uint8Array[] = [];
+  #pendingBytes = 0;
+  /** NUL bytes ending the partial line (C4.2's run rule). */
+  #nulRun = 0;
   #first = true;
   /** The first chunk's head while its binary check waits (`lazyBinary`). */
   #head: Uint8Array | null = null;
@@ -124,28 +159,55 @@ class BlockFeeder {
       else if (looksBinary(head)) throw new FsError("FS_BINARY");
     } else this.settle();
     let start = 0;
-    const pending = this.#pending;
-    if (pending) {
+    if (this.#pending.length > 0) {
       const lf = chunk.indexOf(LF);
       if (lf === -1) {
-        this.#pending = concatBytes([pending, chunk]);
+        this.#hold(chunk);
         return;
       }
-      this.feed(concatBytes([pending, chunk.subarray(0, lf + 1)]), false);
-      this.#pending = null;
+      this.#hold(chunk.subarray(0, lf + 1));
+      this.feed(this.#takePending(), false);
       start = lf + 1;
     }
     const end = chunk.lastIndexOf(LF);
     if (end >= start) this.feed(chunk.subarray(start, end + 1), false);
     const rest = Math.max(start, end + 1);
-    if (rest < chunk.length) this.#pending = chunk.slice(rest);
+    if (rest < chunk.length) this.#hold(chunk.subarray(rest));
   }
 
   /** Feeds the last partial line, if any; a binary file is told apart even without a match. */
   end(): void {
     this.#checkHead();
-    if (this.#pending) this.feed(this.#pending, true);
-    this.#pending = null;
+    if (this.#pending.length > 0) this.feed(this.#takePending(), true);
+  }
+
+  /**
+   * Keeps (a copy of) the start of a partial line, up to `LINE_MAX` bytes in all (a line's end
+   * is kept whatever its length); a run of `NUL_RUN` NUL bytes makes the file binary.
+   */
+  #hold(bytes: Uint8Array): void {
+    let zeros = 0;
+    while (zeros < bytes.length && bytes[bytes.length - 1 - zeros] === 0) zeros++;
+    this.#nulRun = zeros === bytes.length ? this.#nulRun + zeros : zeros;
+    if (this.#nulRun >= NUL_RUN) throw new FsError("FS_BINARY");
+    const room = LINE_MAX - this.#pendingBytes;
+    const endsLine = bytes.length > 0 && bytes[bytes.length - 1] === LF;
+    if (bytes.length <= room) {
+      this.#pending.push(bytes.slice());
+      this.#pendingBytes += bytes.length;
+    } else {
+      if (room > 0) this.#pending.push(bytes.slice(0, room));
+      this.#pendingBytes = LINE_MAX;
+      if (endsLine) this.#pending.push(new Uint8Array([LF]));
+    }
+  }
+
+  #takePending(): Uint8Array {
+    const line = this.#pending.length === 1 ? this.#pending[0] : concatBytes(this.#pending);
+    this.#pending = [];
+    this.#pendingBytes = 0;
+    this.#nulRun = 0;
+    return line;
   }
 
   feed(bytes: Uint8Array, final: boolean): void {

@@ -8,9 +8,17 @@
 import { FsError } from "../fs_error.ts";
 import { displayPath } from "../provider/roots.ts";
 import { globOffsetMessage, type GlobOrder, renderGlob } from "../render/glob_render.ts";
-import { SEARCH_MESSAGES } from "../render/search_render.ts";
+import { globTooLongMessage, SEARCH_MESSAGES } from "../render/search_render.ts";
 import { compileGlobSet, type GlobSet } from "../text/glob_set.ts";
-import { invalid, isPositiveInteger, optional, optionalString, requireGlobs } from "./_args.ts";
+import {
+  GLOB_MAX_LENGTH,
+  invalid,
+  isPositiveInteger,
+  longestGlob,
+  optional,
+  optionalString,
+  requireGlobs,
+} from "./_args.ts";
 import { VALIDATION_MESSAGES } from "../render/errors.ts";
 import { resolveIn, type Tool, type ToolEnv, type ToolSuccess } from "./_context.ts";
 import { type SearchFile, walkFiles } from "./_search_walk.ts";
@@ -45,6 +53,9 @@ export const globTool: Tool<GlobRequest, GlobValue> = { parse: parseGlob, run: r
  */
 function parseGlob(a: Record<string, unknown>): GlobRequest {
   const pattern = requireGlobs(a.pattern, SEARCH_MESSAGES.pattern, SEARCH_MESSAGES.patternList);
+  if (longestGlob(pattern) > GLOB_MAX_LENGTH) {
+    throw invalid(globTooLongMessage("pattern", GLOB_MAX_LENGTH));
+  }
   const path = optionalString(a.path, VALIDATION_MESSAGES.pathWhenGiven);
   const sort = optional(a.sort) ?? "path";
   if (!(ORDERS as readonly unknown[]).includes(sort)) throw invalid(SEARCH_MESSAGES.sort);

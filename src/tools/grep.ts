@@ -10,11 +10,13 @@ import { FsError } from "../fs_error.ts";
 import type { FsTarget } from "../provider/fs_provider.ts";
 import { displayPath } from "../provider/roots.ts";
 import {
+  globTooLongMessage,
   grepContextMessage,
   type GrepFileView,
   grepOffsetMessage,
   grepOutputModeMessage,
   invalidPatternMessage,
+  patternTooLargeMessage,
   renderGrepContent,
   renderGrepFiles,
   SEARCH_MESSAGES,
@@ -22,10 +24,17 @@ import {
 } from "../render/search_render.ts";
 import { compileGlobSet } from "../text/glob_set.ts";
 import { unsupportedConstruct } from "../text/re2_limits.ts";
-import { compileGrepPattern, type GrepPattern, GrepScanner } from "../text/grep_scan.ts";
 import {
+  compileGrepPattern,
+  type GrepPattern,
+  GrepPatternTooLarge,
+  GrepScanner,
+} from "../text/grep_scan.ts";
+import {
+  GLOB_MAX_LENGTH,
   invalid,
   isPositiveInteger,
+  longestGlob,
   optional,
   optionalString,
   requireGlobs,
@@ -77,6 +86,9 @@ function parseGrep(a: Record<string, unknown>): GrepRequest {
   const glob = globGiven === undefined
     ? undefined
     : requireGlobs(globGiven, SEARCH_MESSAGES.globWhenGiven, SEARCH_MESSAGES.globList);
+  if (glob !== undefined && longestGlob(glob) > GLOB_MAX_LENGTH) {
+    throw invalid(globTooLongMessage("glob", GLOB_MAX_LENGTH));
+  }
   const ignoreCase = optional(a.ignore_case) ?? false;
   if (typeof ignoreCase !== "boolean") throw invalid(SEARCH_MESSAGES.ignoreCase);
   const outputMode = optional(a.output_mode) ?? GREP_OUTPUT_MODES[0];
@@ -96,6 +108,9 @@ function parseGrep(a: Record<string, unknown>): GrepRequest {
   try {
     compiled = compileGrepPattern(pattern, ignoreCase);
   } catch (error) {
+    if (error instanceof GrepPatternTooLarge) {
+      throw invalid(patternTooLargeMessage(error.kind, error.size, error.max));
+    }
     const message = (error as Error).message;
     const construct = unsupportedConstruct(pattern, message);
     throw invalid(

@@ -95,12 +95,13 @@ async function run(
       windowGiven,
     });
   };
-  const whole = stat.size !== null && stat.size < config.readStreamMinSize;
+  // The stat only suggests the whole-file path; the provider decides on the open file (C7.4).
+  const small = stat.size !== null && stat.size < config.readStreamMinSize;
   let result: WindowResult;
   let version: string;
   let handle: FsReadHandle | undefined;
   let first: Uint8Array | undefined;
-  if (!whole || stat.size! > mediaCap(config)) {
+  if (!small || stat.size! > mediaCap(config)) {
     // Too large for a media file to be read whole: its head decides first (C17.1, C17.2).
     handle = await env.fs.streamText(target, { signal });
     let found: MediaKind | null;
@@ -111,24 +112,37 @@ async function run(
       handle.close();
       throw error;
     }
-    if (found || whole) handle.close();
+    if (found || small) handle.close();
+    if (small) handle = undefined;
     const read = media(found);
     if (read) return await read;
   }
-  if (whole) {
-    const content = await env.fs.readText(target, { signal });
-    const read = media(sniffMedia(content.bytes), content);
+  const whole = small
+    ? await env.fs.readText(target, { signal, wholeMaxSize: config.readStreamMinSize - 1 })
+    : null;
+  if (whole && !whole.tooLarge) {
+    const read = media(sniffMedia(whole.bytes), whole);
     if (read) return await read;
-    if (looksBinary(content.bytes)) throw new FsError("FS_BINARY");
-    const bytes = content.bytes;
+    if (looksBinary(whole.bytes)) throw new FsError("FS_BINARY");
+    const bytes = whole.bytes;
     const source: ChunkSource = async function* (position) {
       yield bytes.subarray(position);
     };
     result = await scanWindow(source, window);
     // The byte cap ended the window early: the total still costs only a count (C4.2).
     if (result.totalLines === undefined) result.totalLines = countLines(bytes);
-    version = content.version;
+    version = whole.version;
   } else {
+    // Streamed: a large file, or one that grew past the whole-file size after the stat.
+    if (!handle) {
+      handle = await env.fs.streamText(target, { signal });
+      try {
+        first = await head(handle.chunks, 8192);
+      } catch (error) {
+        handle.close();
+        throw error;
+      }
+    }
     try {
       if (looksBinary(first!)) throw new FsError("FS_BINARY");
       let index = env.lineIndexes.get(handle!.cacheKey);

@@ -46,6 +46,9 @@ import { writeTool } from "./write.ts";
 export { toolDefinitions, type ToolDefinitionsOptions } from "./definitions.ts";
 
 /** The registry: each tool's `{ parse, run }`, by name. */
+/** Linux's PATH_MAX in bytes (with the NUL): no path of this many UTF-16 units exists. */
+const PATH_MAX = 4096;
+
 const TOOLS: Readonly<Record<FsToolName, Tool<unknown>>> = {
   list: listTool,
   read: readTool,
@@ -183,9 +186,13 @@ export function createFsTools(options: CreateFsToolsOptions): FsTools {
   }
   const config = resolveConfig(options.config);
   const cwd = resolve(fs.roots[0].path, options.cwd ?? ".");
-  if (!findRoot(fs.roots, cwd)) {
+  // Decided on the real path where the provider can tell it: a link to outside is outside.
+  const realCwd = fs.realPathSync?.(cwd) ?? cwd;
+  if (!findRoot(fs.roots, cwd) || !findRoot(fs.roots, realCwd)) {
     throw new Error(
-      `cwd "${options.cwd}" lies outside every root: ${fs.roots.map((r) => r.path).join(", ")}`,
+      `cwd "${options.cwd ?? cwd}" lies outside every root${
+        realCwd === cwd ? "" : ` (it resolves to ${realCwd})`
+      }: ${fs.roots.map((r) => r.path).join(", ")}`,
     );
   }
   const policy: FsPolicy = options.policy === undefined || options.policy === true
@@ -219,7 +226,9 @@ export function createFsTools(options: CreateFsToolsOptions): FsTools {
     } catch (error) {
       // The one place a failure becomes text.
       const e = error instanceof FsError ? error : toFsErrorSafe(error, call.signal);
-      const target = resolve(call.here, call.given);
+      // A path too long to exist is shown as given (clipped by the renderer): resolving millions
+      // of components takes seconds (issue 19).
+      const target = call.given.length >= PATH_MAX ? call.given : resolve(call.here, call.given);
       const suggestions = e.hasMessage
         ? []
         : e.code === "FS_NOT_FOUND" && call.op !== "write"
@@ -273,6 +282,9 @@ export function createFsTools(options: CreateFsToolsOptions): FsTools {
     if (call.signal?.aborted) throw new FsError("FS_ABORTED");
     if (call.given.includes("\0")) {
       throw invalid(byFilePath ? VALIDATION_MESSAGES.filePathNul : VALIDATION_MESSAGES.pathNul);
+    }
+    if (call.given.length >= PATH_MAX) {
+      throw new FsError("FS_IO_ERROR", { detail: IO_DETAILS.nameTooLong });
     }
     const here = call.here;
     if (here !== cwd) await fs.resolve(here, { cwd: here, op: call.op, signal: call.signal });

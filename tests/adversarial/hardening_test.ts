@@ -449,8 +449,15 @@ Deno.test("C4.3a: the next write in a directory removes temporary files older th
   const dir = join(box.root, "d");
   await Deno.mkdir(dir);
   const old = new Date(Date.now() - 2 * 3600_000);
-  const stale = [".toolfs-0123abcd.tmp", ".notes.md.toolfs-89abcdef.tmp"]; // this and 0.1.0's
-  const kept = [".toolfs-fedcba98.tmp", "toolfs-0123abcd.tmp", ".toolfs-0123abcd.tmp.bak"];
+  const stale = [".toolfs-0123abcd.tmp"]; // exactly the names this code makes
+  // Issue 19: a user's `.<x>.toolfs-<8 hex>.tmp` (0.1.0's shape) is the user's: kept.
+  const kept = [
+    ".toolfs-fedcba98.tmp",
+    "toolfs-0123abcd.tmp",
+    ".toolfs-0123abcd.tmp.bak",
+    ".notes.md.toolfs-89abcdef.tmp",
+    ".toolfs-0123ABCD.tmp",
+  ];
   for (const name of [...stale, ...kept]) await Deno.writeTextFile(join(dir, name), "left\n");
   for (const name of [...stale, ...kept.slice(1)]) await Deno.utime(join(dir, name), old, old);
   await Deno.mkdir(join(dir, ".toolfs-aaaaaaaa.tmp")); // not a regular file: kept

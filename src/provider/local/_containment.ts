@@ -61,6 +61,10 @@ export class Containment {
     try {
       return await Deno.realPath(path);
     } catch (error) {
+      // Deno's own refusal (NotCapable: /proc/self/environ and the like need --allow-all even
+      // under --allow-read): the path is judged as written, so one outside the roots is
+      // FS_OUTSIDE_ROOT (C3.2), not a permission error (issue 19).
+      if (error instanceof Deno.errors.NotCapable) return path;
       if (!isMissing(error)) throw error;
     }
     const link = await lstatOrNull(path);

@@ -41,6 +41,29 @@ function typeOf(entry: Deno.DirEntry): FsEntryType {
 }
 
 /**
+ * The entries of `path` whose names are what the directory holds: a name that is not valid
+ * UTF-8 reaches us decoded with U+FFFD in place of its bad bytes, a name no call can open (issue
+ * 19). Such a name is left out: only a name holding U+FFFD is looked up again, and kept when
+ * it exists as decoded (a valid name may hold U+FFFD itself).
+ *
+ * @param path The directory (or its descriptor handle).
+ * @returns The entries whose names can be opened.
+ */
+export function readDecodableEntriesSync(path: string): FsDirEntry[] {
+  const entries = readDirEntriesSync(path);
+  if (!entries.some((entry) => entry.name.includes("\uFFFD"))) return entries;
+  return entries.filter((entry) => {
+    if (!entry.name.includes("\uFFFD")) return true;
+    try {
+      Deno.lstatSync(`${path}/${entry.name}`);
+      return true;
+    } catch {
+      return false;
+    }
+  });
+}
+
+/**
  * The entries of the directory at `path`, read on this thread (types are the entries' own;
  * links not followed).
  *

@@ -25,8 +25,12 @@ const CREATE_NEW = fsConstants.O_WRONLY | fsConstants.O_CREAT | fsConstants.O_EX
 const STALE_AFTER_MS = 60 * 60 * 1000;
 /** How often one instance sweeps one directory. */
 const SWEEP_INTERVAL_MS = 60 * 1000;
-/** This version's temporary names, and 0.1.0's (`.<target name>.toolfs-<8 hex>.tmp`). */
-const STALE_TEMP = /^\.(?:.*\.)?toolfs-[0-9a-f]{8}\.tmp$/;
+/**
+ * Exactly the names `tempName` makes (`.toolfs-<8 hex>.tmp`). 0.1.0's longer form
+ * (`.<target name>.toolfs-<8 hex>.tmp`) is no longer swept: a user's own file can have that
+ * shape (issue 19).
+ */
+const STALE_TEMP = /^\.toolfs-[0-9a-f]{8}\.tmp$/;
 
 /** What a replacement keeps and how it commits. */
 export interface ReplaceOptions {
@@ -127,7 +131,7 @@ export class Replacer {
 }
 
 /**
- * C4.3a: removes the temporary files (`.toolfs-*.tmp`, and 0.1.0's `.<name>.toolfs-*.tmp`) that
+ * C4.3a: removes the temporary files (`.toolfs-<8 hex>.tmp`, exactly as `tempName` makes them) that
  * killed processes left in a directory, once they are more than an hour old. Regular files
  * only, removed only while still the file judged stale. At most once a minute per directory and
  * instance, so a busy directory is not listed on every write.

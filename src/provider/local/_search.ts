@@ -21,7 +21,7 @@ import { FsError } from "../../fs_error.ts";
 import type { FsDirEntry, FsSearchReadOptions, FsTarget } from "../fs_provider.ts";
 import type { Containment } from "./_containment.ts";
 import { fdPathsAvailable, kernelPath, openLocation } from "./_fd_paths.ts";
-import { readDirEntriesSync } from "./_read_dir.ts";
+import { readDecodableEntriesSync } from "./_read_dir.ts";
 import { type FileId, sameFile } from "./_stat.ts";
 
 const CHUNK = 1 << 20;
@@ -87,14 +87,14 @@ function inside(c: Containment, path: string, info: FileId): boolean {
  */
 export function searchListDir(c: Containment, target: FsTarget, verify = true): FsDirEntry[] {
   const path = target.realPath;
-  if (!verify) return readDirEntriesSync(path);
+  if (!verify) return readDecodableEntriesSync(path);
   if (fdPathsAvailable()) {
     // Our own descriptor, held until the listing ends: its number cannot be reused meanwhile.
     const fd = openFd(path, DIR_FLAGS);
     if (fd === null) return pinnedList(c, path); // the same errors as before
     try {
       if (!insideFd(c, fd)) throw new FsError("FS_OUTSIDE_ROOT");
-      return readDirEntriesSync(`/proc/self/fd/${fd}`);
+      return readDecodableEntriesSync(`/proc/self/fd/${fd}`);
     } finally {
       closeSync(fd);
     }
@@ -102,7 +102,7 @@ export function searchListDir(c: Containment, target: FsTarget, verify = true): 
   const before = Deno.statSync(path);
   if (!before.isDirectory) throw new FsError("FS_NOT_DIRECTORY");
   if (!inside(c, path, before)) throw new FsError("FS_OUTSIDE_ROOT");
-  const entries = readDirEntriesSync(path);
+  const entries = readDecodableEntriesSync(path);
   if (!inside(c, path, before)) throw new FsError("FS_OUTSIDE_ROOT");
   return entries;
 }
@@ -117,7 +117,7 @@ function pinnedList(c: Containment, path: string): FsDirEntry[] {
     // meanwhile, so any descriptor of this directory names it (no need to mark this one).
     const where = openLocation(info);
     if (!where || !c.locatedInside(where, false)) throw new FsError("FS_OUTSIDE_ROOT");
-    const entries = readDirEntriesSync(where.handle);
+    const entries = readDecodableEntriesSync(where.handle);
     // The handle still names this directory (its number was not closed and reused meanwhile).
     if (!sameFile(Deno.statSync(where.handle), info)) throw new FsError("FS_OUTSIDE_ROOT");
     return entries;

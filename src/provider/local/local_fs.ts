@@ -12,6 +12,7 @@
 
 import { basename, dirname, resolve as resolvePath } from "node:path";
 import { FsError } from "../../fs_error.ts";
+import { IO_DETAILS } from "../../render/errors.ts";
 import { concatBytes } from "../../text/bytes.ts";
 import { editPieces } from "../edit_pieces.ts";
 import type { FsDirEntry } from "../../types.ts";
@@ -24,6 +25,7 @@ import type {
   FsMutationOptions,
   FsProvider,
   FsReadHandle,
+  FsReadTextOptions,
   FsRemoveOptions,
   FsRemoveOutcome,
   FsResolveOptions,
@@ -40,7 +42,7 @@ import type {
 import { listEntries, pinParent, refuseRoot, removeIn } from "./_entries.ts";
 import { moveIn } from "./_move.ts";
 import { readDirEntries } from "./_read_dir.ts";
-import { Containment } from "./_containment.ts";
+import { Containment, readGranted } from "./_containment.ts";
 import { guard } from "./_errors.ts";
 import { openVerified, readCurrent } from "./_open.ts";
 import { ensureParent } from "./_parents.ts";
@@ -71,6 +73,8 @@ export interface LocalFileSystemOptions {
 }
 
 const encoder = new TextEncoder();
+/** Linux's PATH_MAX, in bytes with the final NUL (a path of this many UTF-16 units is longer). */
+const PATH_MAX = 4096;
 
 /**
  * The Deno implementation of {@linkcode FsProvider}.
@@ -118,12 +122,31 @@ export class LocalFileSystem implements FsProvider {
   /** {@inheritDoc FsProvider.resolve} */
   async resolve(path: string, options: FsResolveOptions): Promise<FsTarget> {
     const { cwd, op, signal } = options;
+    // No path this long can exist (PATH_MAX is 4096 bytes): refused before any system call,
+    // and before a walk over millions of components (issue 19).
+    if (path.length >= PATH_MAX) {
+      throw new FsError("FS_IO_ERROR", { detail: IO_DETAILS.nameTooLong });
+    }
     const lexical = resolvePath(cwd, path);
+    if (lexical.length >= PATH_MAX) {
+      throw new FsError("FS_IO_ERROR", { detail: IO_DETAILS.nameTooLong });
+    }
     const realPath = await guard(() => this.#c.realTarget(lexical, signal), signal);
     const root = this.#c.rootOf(realPath);
     if (!root) throw new FsError("FS_OUTSIDE_ROOT");
     if ((op === "write" || op === "edit") && !root.writable) throw new FsError("FS_READ_ONLY");
     return { path: lexical, realPath, root };
+  }
+
+  /** {@inheritDoc FsProvider.realPathSync} */
+  realPathSync(path: string): string {
+    // C7.3: a path Deno was not granted is never touched; its real path is not ours to know.
+    if (!readGranted(path)) return path;
+    try {
+      return Deno.realPathSync(path);
+    } catch {
+      return path; // missing, or refused: judged as written
+    }
   }
 
   /** {@inheritDoc FsProvider.stat} */
@@ -158,12 +181,16 @@ export class LocalFileSystem implements FsProvider {
   }
 
   /** {@inheritDoc FsProvider.readText} */
-  readText(target: FsTarget, options: FsCallOptions = {}): Promise<FsFileContent> {
-    const { signal } = options;
+  readText(target: FsTarget, options: FsReadTextOptions = {}): Promise<FsFileContent> {
+    const { signal, wholeMaxSize } = options;
     return guard(async () => {
       const file = await openVerified(this.#c, target.realPath, signal);
       try {
         const info = await file.stat();
+        // Decided on the open file's size: a file that grew since the caller's stat is streamed.
+        if (wholeMaxSize !== undefined && info.size > wholeMaxSize) {
+          return { bytes: new Uint8Array(0), version: "", tooLarge: true };
+        }
         // C7.4: never past the size the file had at open (it may be growing).
         const bytes = await readAll(file, info.size, signal);
         return { bytes, version: await this.#versions.version(info, bytes, file) };
@@ -215,7 +242,8 @@ export class LocalFileSystem implements FsProvider {
     options: FsCallOptions = {},
   ): Promise<Uint8Array | null> {
     const paths = targets.map((target) => target.realPath);
-    return guard(() => mayContainAll(paths, needles, options.signal), options.signal);
+    const roots = this.roots.map((root) => root.path);
+    return guard(() => mayContainAll(paths, needles, roots, options.signal), options.signal);
   }
 
   /** {@inheritDoc FsProvider.version} */
