@@ -293,10 +293,11 @@ Deno.test("playground config overrides change what the model sees", async () => 
 
 Deno.test("playground unknown tool is a tool-level error, not a bad request", async () => {
   await using t = await setUp();
-  const body = await run(t.app, "delete", {});
+  // `delete` is a tool now (C15, opt-in); `rm` is no tool at all.
+  const body = await run(t.app, "rm", {});
   assertEquals(body.isError, true);
   assertEquals(body.error?.code, "FS_UNKNOWN_TOOL");
-  assertEquals(body.presentation, { title: "delete", kind: "other" });
+  assertEquals(body.presentation, { title: "rm", kind: "other" });
 });
 
 Deno.test("playground bad requests get a 400 with a clear JSON error", async () => {

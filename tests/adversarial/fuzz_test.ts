@@ -78,7 +78,9 @@ function expectedValidation(name: string, raw: unknown, aborted: boolean): strin
       break;
     case "edit": {
       if (!isPathString(a.file_path)) return "file_path must be a non-empty string";
-      if (!isPathString(a.old_string)) return "old_string must be a non-empty string";
+      if (!isPathString(a.old_string)) {
+        return "old_string must be a non-empty string; to create a file use write, and to insert text include a neighbouring line in old_string and new_string";
+      }
       if (typeof a.new_string !== "string") return "new_string must be a string";
       const replaceAll = opt(a.replace_all) ?? false;
       if (typeof replaceAll !== "boolean") return "replace_all must be a boolean when given";
