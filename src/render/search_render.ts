@@ -29,6 +29,18 @@ export function invalidPatternMessage(engineMessage: string): string {
   return `invalid pattern: ${engineMessage}`;
 }
 
+/**
+ * The message for a glob longer than the matcher takes (C9.3; its cost is linear in name ×
+ * pattern, so the pattern is bounded).
+ *
+ * @param name The argument: `pattern` (`glob`) or `glob` (`grep`).
+ * @param max The longest glob taken.
+ * @returns `<name> must be at most <max> characters`.
+ */
+export function globTooLongMessage(name: string, max: number): string {
+  return `${name} must be at most ${max} characters`;
+}
+
 /** `(<n> files match <pattern>)`-style footers, shared by `glob` and `grep`'s files mode. */
 function filesFooter(
   shown: number,

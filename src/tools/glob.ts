@@ -6,9 +6,9 @@
 
 import { FsError } from "../fs_error.ts";
 import { displayPath } from "../provider/roots.ts";
-import { renderGlob, SEARCH_MESSAGES } from "../render/search_render.ts";
-import { compileGlob } from "../text/glob_match.ts";
-import { optionalString, requireString } from "./_args.ts";
+import { globTooLongMessage, renderGlob, SEARCH_MESSAGES } from "../render/search_render.ts";
+import { compileGlob, GLOB_MAX_LENGTH } from "../text/glob_match.ts";
+import { invalid, optionalString, requireString } from "./_args.ts";
 import { VALIDATION_MESSAGES } from "../render/errors.ts";
 import { resolveIn, type Tool, type ToolEnv, type ToolSuccess } from "./_context.ts";
 import { walkFiles } from "./_search_walk.ts";
@@ -34,6 +34,9 @@ export const globTool: Tool<GlobRequest, GlobValue> = { parse: parseGlob, run: r
  */
 function parseGlob(a: Record<string, unknown>): GlobRequest {
   const pattern = requireString(a.pattern, SEARCH_MESSAGES.pattern);
+  if (pattern.length > GLOB_MAX_LENGTH) {
+    throw invalid(globTooLongMessage("pattern", GLOB_MAX_LENGTH));
+  }
   return { pattern, path: optionalString(a.path, VALIDATION_MESSAGES.pathWhenGiven) };
 }
 

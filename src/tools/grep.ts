@@ -10,13 +10,14 @@ import { FsError } from "../fs_error.ts";
 import type { FsTarget } from "../provider/fs_provider.ts";
 import { displayPath } from "../provider/roots.ts";
 import {
+  globTooLongMessage,
   type GrepFileView,
   invalidPatternMessage,
   renderGrepContent,
   renderGrepFiles,
   SEARCH_MESSAGES,
 } from "../render/search_render.ts";
-import { compileGlob } from "../text/glob_match.ts";
+import { compileGlob, GLOB_MAX_LENGTH } from "../text/glob_match.ts";
 import { compileGrepPattern, type GrepPattern, GrepScanner } from "../text/grep_scan.ts";
 import { invalid, optional, optionalString, requireString } from "./_args.ts";
 import { VALIDATION_MESSAGES } from "../render/errors.ts";
@@ -61,6 +62,9 @@ function parseGrep(a: Record<string, unknown>): GrepRequest {
   const pattern = requireString(a.pattern, SEARCH_MESSAGES.pattern);
   const path = optionalString(a.path, VALIDATION_MESSAGES.pathWhenGiven);
   const glob = optionalString(a.glob, SEARCH_MESSAGES.globWhenGiven);
+  if (glob !== undefined && glob.length > GLOB_MAX_LENGTH) {
+    throw invalid(globTooLongMessage("glob", GLOB_MAX_LENGTH));
+  }
   const ignoreCase = optional(a.ignore_case) ?? false;
   if (typeof ignoreCase !== "boolean") throw invalid(SEARCH_MESSAGES.ignoreCase);
   const outputMode = optional(a.output_mode) ?? "content";
