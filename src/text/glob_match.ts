@@ -49,8 +49,10 @@ export function compileGlob(pattern: string): GlobMatcher {
   }
   const anywhere = !pattern.includes("/");
   const full = anywhere ? pattern : pattern.replace(/^\.\//, "");
-  const test = compileTest(full);
-  const isMatch = anywhere ? (path: string) => test(path.slice(path.lastIndexOf("/") + 1)) : test;
+  // `**/x` with no other `/` is `x` at any depth: matched on the file name alone.
+  const named = anywhere || (full.startsWith("**/") && !full.includes("/", 3));
+  const test = compileTest(anywhere || !named ? full : full.slice(3));
+  const isMatch = named ? (path: string) => test(path.slice(path.lastIndexOf("/") + 1)) : test;
   // Segments of the pattern that start with a literal `.`: the hidden names it asks for.
   const hidden = new Set<string>();
   for (const p of expandBraces(full)) {

@@ -51,6 +51,8 @@ Deno.test("C9.3: compileGlob matches as picomatch did on random globs and paths"
         const pattern = tokens.join("");
         // picomatch lets a class hold `/`; C9.3 says `[…]` never matches it.
         fc.pre(!/\[[^\]]*\//.test(pattern));
+        // picomatch reads some runs of three or more `*` wrongly (`***a.` matches `ab`).
+        fc.pre(!pattern.includes("***"));
         const mine = compileGlob(pattern);
         const theirs = oracle(pattern);
         for (const parts of paths) {
