@@ -15,7 +15,9 @@
  *
  * A request whose head arrived is handed, bytes untouched but that header, to `Deno.serve` on a
  * Unix socket in a private temporary directory (0700), restarted if it ever stops; without
- * permission for that directory, on a loopback port instead.
+ * permission for that directory, on a loopback port instead; without permission for that either
+ * (`--allow-net=127.0.0.1:8080` only), `Deno.serve` serves the address itself, unbounded, and
+ * `log` says so.
  *
  * @module
  */
@@ -83,7 +85,16 @@ export async function serveBounded(
   const headerTimeoutMs = options.headerTimeoutMs ?? 10_000;
   const log = options.log ?? (() => {});
   const inner = new InnerServer(handler, options.onError, log);
-  await inner.start();
+  try {
+    await inner.start();
+  } catch (error) {
+    if (!isPermission(error)) throw error;
+    log(
+      "serving without connection bounds: grant write access to the temporary directory or " +
+        "--allow-net=127.0.0.1 (any port) for them",
+    );
+    return serveDirect(options, handler);
+  }
   const listener = Deno.listen({ hostname: options.hostname, port: options.port });
   const open = new Set<Deno.Conn>();
   let stopped = false;
@@ -185,9 +196,7 @@ class InnerServer {
       }, this.#handler);
       this.#addr = { path };
     } catch (error) {
-      if (
-        error instanceof Deno.errors.NotCapable || error instanceof Deno.errors.PermissionDenied
-      ) {
+      if (isPermission(error)) {
         const { promise, resolve } = Promise.withResolvers<number>();
         server = Deno.serve({
           hostname: "127.0.0.1",
@@ -226,6 +235,30 @@ class InnerServer {
     await this.#server?.shutdown().catch(() => {});
     if (this.#dir) await Deno.remove(this.#dir, { recursive: true }).catch(() => {});
   }
+}
+
+/** `Deno.serve` on the public address itself: the fallback without any inner server. */
+async function serveDirect(
+  options: BoundedServeOptions,
+  handler: (request: Request) => Response | Promise<Response>,
+): Promise<BoundedServer> {
+  const { promise, resolve } = Promise.withResolvers<Deno.NetAddr>();
+  const server = Deno.serve({
+    hostname: options.hostname,
+    port: options.port,
+    onListen: (addr) => resolve(addr as Deno.NetAddr),
+    onError: options.onError,
+  }, handler);
+  return {
+    addr: await promise,
+    connections: 0,
+    finished: server.finished,
+    shutdown: () => server.shutdown(),
+  };
+}
+
+function isPermission(error: unknown): boolean {
+  return error instanceof Deno.errors.NotCapable || error instanceof Deno.errors.PermissionDenied;
 }
 
 /**
