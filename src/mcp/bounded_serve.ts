@@ -84,6 +84,7 @@ export async function serveBounded(
   const maxConnections = options.maxConnections ?? 256;
   const headerTimeoutMs = options.headerTimeoutMs ?? 10_000;
   const log = options.log ?? (() => {});
+  preloadSignals();
   const inner = new InnerServer(handler, options.onError, log);
   try {
     await inner.start();
@@ -256,6 +257,22 @@ async function serveDirect(
     shutdown: () => server.shutdown(),
   };
 }
+
+/**
+ * Deno sets up its signal handling on first use and panics when that finds no free descriptor,
+ * so it is set up now, while descriptors are free (a listener for SIGWINCH, which is ignored by
+ * default, kept for the life of the process).
+ */
+function preloadSignals(): void {
+  if (Deno.build.os === "windows" || signalsLoaded) return;
+  signalsLoaded = true;
+  try {
+    Deno.addSignalListener("SIGWINCH", () => {});
+  } catch {
+    // no signals here: nothing to preload
+  }
+}
+let signalsLoaded = false;
 
 function isPermission(error: unknown): boolean {
   return error instanceof Deno.errors.NotCapable || error instanceof Deno.errors.PermissionDenied;

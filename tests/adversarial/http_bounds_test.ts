@@ -160,11 +160,17 @@ Deno.test({
         await new Promise((resolve) => setTimeout(resolve, 500));
         for (const conn of conns) conn.close();
         await new Promise((resolve) => setTimeout(resolve, 500));
-        assertEquals((await initialize(port, "tok")).status, 200, stderr);
-        assertEquals((await initialize(port, "tok")).status, 200, stderr);
+        for (let i = 0; i < 2; i++) {
+          const status = await initialize(port, "tok").then((r) => r.status, (e) => String(e));
+          assertEquals(status, 200, stderr);
+        }
         assert(/accept failed|Too many open files/i.test(stderr), `no EMFILE seen: ${stderr}`);
       } finally {
-        child.kill();
+        try {
+          child.kill();
+        } catch {
+          // it ended on its own: the assertions above say why
+        }
         await child.status;
         await lines.cancel().catch(() => {});
         await errors.catch(() => {});
