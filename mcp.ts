@@ -57,6 +57,7 @@ import {
   type RootsSource,
 } from "./src/mcp/roots.ts";
 import { generateToken, guardRequest, isLoopback, parseListen } from "./src/mcp/http_guard.ts";
+import { serveBounded } from "./src/mcp/bounded_serve.ts";
 import { outputSchemaFor } from "./src/mcp/output_schemas.ts";
 import { withProgress } from "./src/mcp/progress.ts";
 import {
@@ -165,6 +166,22 @@ export interface ServeHttpOptions extends McpServerOptions {
    * @default {3600000}
    */
   sessionIdleMs?: number;
+  /**
+   * Sessions kept at most; a new one beyond it closes the least recently used (its client
+   * gets 404 and starts a new session).
+   * @default {256}
+   */
+  maxSessions?: number;
+  /**
+   * Open connections at most; one more is closed at once.
+   * @default {256}
+   */
+  maxConnections?: number;
+  /**
+   * Milliseconds a connection may take to send a request's head before it is closed.
+   * @default {10000}
+   */
+  headerTimeoutMs?: number;
 }
 
 /** A running server. */
@@ -261,10 +278,12 @@ export async function serveHttp(
     }
   }, Math.max(10, Math.min(idleMs / 2, 60_000)));
   Deno.unrefTimer(sweeper);
+  const maxSessions = Math.max(1, options.maxSessions ?? 256);
   const hostnames = [hostname, ...(options.allowedHosts ?? [])];
+  let port = 0;
 
   async function handle(request: Request): Promise<Response> {
-    const refused = guardRequest(request, { hostnames, token });
+    const refused = guardRequest(request, { hostnames, token, port });
     if (refused) return refused;
     if (new URL(request.url).pathname !== "/mcp") {
       return new Response("not found: the MCP endpoint is /mcp\n", { status: 404 });
@@ -274,6 +293,9 @@ export async function serveHttp(
       const session = sessions.get(id);
       if (!session) return jsonRpcError(404, -32001, "session not found: initialize again");
       session.seen = Date.now();
+      // Most recently used last: the first entry is the one a new session evicts.
+      sessions.delete(id);
+      sessions.set(id, session);
       return await (session.server.transport as WebStandardStreamableHTTPServerTransport)
         .handleRequest(request);
     }
@@ -281,6 +303,11 @@ export async function serveHttp(
     const transport = new WebStandardStreamableHTTPServerTransport({
       sessionIdGenerator: () => crypto.randomUUID(),
       onsessioninitialized: (sessionId) => {
+        while (sessions.size >= maxSessions) {
+          const [oldest, evicted] = sessions.entries().next().value!;
+          sessions.delete(oldest);
+          evicted.server.close().catch(() => {});
+        }
         sessions.set(sessionId, { server, seen: Date.now() });
       },
       maxRequestBodySize: MCP_MAX_MESSAGE_BYTES,
@@ -294,17 +321,19 @@ export async function serveHttp(
     return response;
   }
 
-  const { promise: listening, resolve: onListen } = Promise.withResolvers<Deno.NetAddr>();
-  const http = Deno.serve({
+  const http = await serveBounded({
     hostname,
     port: options.port ?? 0,
-    onListen: (addr) => onListen(addr as Deno.NetAddr),
+    maxConnections: options.maxConnections,
+    headerTimeoutMs: options.headerTimeoutMs,
     onError: (error) => {
       workspace.log(`toolfs mcp: ${message(error)}`);
       return jsonRpcError(500, -32603, "internal error");
     },
+    log: (line) => workspace.log(`toolfs mcp: ${line}`),
   }, handle);
-  const addr = await listening;
+  const addr = http.addr;
+  port = addr.port;
   const host = addr.hostname.includes(":") ? `[${addr.hostname}]` : addr.hostname;
   let closing: Promise<void> | undefined;
   return {

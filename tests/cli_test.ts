@@ -253,6 +253,50 @@ Deno.test("cli refuses a malformed session file with a message and leaves it unt
   });
 });
 
+Deno.test("cli: 30 runs saving one session file at once keep all 30 observations (issue 19.10)", async () => {
+  const files = Object.fromEntries(Array.from({ length: 30 }, (_, i) => [`f${i}.txt`, `${i}\n`]));
+  await withSandbox(files, async ({ dir, root }) => {
+    const session = join(dir, "session.json");
+    const runs = await Promise.all(
+      Object.keys(files).map((name) => cli(root, ["--session", session, "read", name])),
+    );
+    assertEquals(runs.map((run) => run.status), runs.map(() => 0));
+    const stored = JSON.parse(await Deno.readTextFile(session));
+    assertEquals(
+      Object.keys(stored.observations).sort(),
+      Object.keys(files).map((name) => join(root, name)).sort(),
+    );
+    // Each edit then runs without a new read; no lock or temporary file is left behind.
+    const edits = await Promise.all(
+      Object.keys(files).map((name, i) =>
+        cli(root, ["--session", session, "edit", name, `${i}`, `edited ${i}`])
+      ),
+    );
+    assertEquals(edits.map((run) => run.status), edits.map(() => 0));
+    const names = [];
+    for await (const e of Deno.readDir(dir)) names.push(e.name);
+    assertEquals(names.sort(), ["root", "session.json"]);
+  });
+});
+
+Deno.test("cli: a session file linked to another file quotes none of its bytes (issue 19.10)", async () => {
+  await withSandbox({ "a.txt": "a\n" }, async ({ dir, root }) => {
+    const outside = join(dir, "outside.txt");
+    await Deno.writeTextFile(outside, "SECRETBYTES-0123456789 and more\n");
+    const session = join(dir, "session.json");
+    await Deno.symlink(outside, session);
+    const got = await cli(root, ["--session", session, "read", "a.txt"]);
+    assertEquals(got.status, 2);
+    assertEquals(
+      got.stderr.split("\n")[0],
+      `toolfs: session file ${JSON.stringify(session)} is not a toolfs session file: ` +
+        "not valid JSON",
+    );
+    assert(!/SECRET|0123/.test(got.stderr), got.stderr);
+    assertEquals(await Deno.readTextFile(outside), "SECRETBYTES-0123456789 and more\n");
+  });
+});
+
 Deno.test("cli reads a '-' argument from stdin: the JSON object or one value", async () => {
   await withSandbox({}, async ({ root }) => {
     const content = "no trailing newline is lost\n\n";

@@ -162,3 +162,26 @@ Deno.test("C13.3: the gate: 403 for a foreign Host or Origin, 401 for a missing 
   });
   assertEquals(guardRequest(request({ host: "127.0.0.1" }), { ...options, token: null }), null);
 });
+
+Deno.test("C13.3: with the port known, Host and Origin must name it too (issue 19.12)", () => {
+  const request = (headers: Record<string, string>) =>
+    new Request("http://127.0.0.1:8080/mcp", { method: "POST", headers });
+  const options = {
+    hostnames: ["127.0.0.1", "box.internal", "proxy.example:443"],
+    token: null,
+    port: 8080,
+  };
+  const status = (headers: Record<string, string>) =>
+    guardRequest(request(headers), options)?.status ?? 200;
+  assertEquals(status({ host: "127.0.0.1:8080" }), 200);
+  assertEquals(status({ host: "localhost:8080", origin: "http://localhost:8080" }), 200);
+  assertEquals(status({ host: "127.0.0.1:8081" }), 403);
+  assertEquals(status({ host: "127.0.0.1" }), 403);
+  assertEquals(status({ host: "[::1]:9999" }), 403);
+  assertEquals(status({ host: "127.0.0.1:8080", origin: "http://localhost:3000" }), 403);
+  assertEquals(status({ host: "127.0.0.1:8080", origin: "http://127.0.0.1" }), 403);
+  // An extra host without a port (a proxy in front) matches any port; with one, only that port.
+  assertEquals(status({ host: "box.internal" }), 200);
+  assertEquals(status({ host: "proxy.example", origin: "https://proxy.example" }), 403);
+  assertEquals(status({ host: "proxy.example:443", origin: "https://proxy.example" }), 200);
+});

@@ -353,6 +353,32 @@ Deno.test("playground API refuses foreign hosts, origins and non-JSON posts", as
   assertEquals(local.status, 200);
 });
 
+Deno.test("playground API compares the port of Host and Origin with the one it listens on (issue 19.12)", async () => {
+  const workspace = await createFixtureWorkspace({ bigLogBytes: 1024 });
+  try {
+    const app = authed(createApp({ workspace, token: TOKEN, port: () => 8787 }));
+    const body = JSON.stringify({ tool: "list", args: {} });
+    const status = async (url: string, origin?: string) => {
+      const headers: Record<string, string> = { "content-type": "application/json" };
+      if (origin) headers.origin = origin;
+      const response = await app.request(url, { method: "POST", headers, body });
+      await response.body?.cancel();
+      return response.status;
+    };
+    assertEquals(await status("http://127.0.0.1:8787/api/execute"), 200);
+    assertEquals(await status("http://127.0.0.1:8787/api/execute", "http://localhost:8787"), 200);
+    assertEquals(await status("http://127.0.0.1:9999/api/execute"), 403);
+    assertEquals(await status("http://127.0.0.1/api/execute"), 403);
+    assertEquals(await status("http://127.0.0.1:8787/api/execute", "http://127.0.0.1:3000"), 403);
+    const refused = await app.request("http://localhost:9999/api/definitions");
+    assertEquals(await refused.json(), {
+      error: 'host "localhost:9999" is not allowed: use 127.0.0.1:8787',
+    });
+  } finally {
+    await workspace.dispose();
+  }
+});
+
 Deno.test("playground tree shows the workspace with types and capped directories", async () => {
   await using t = await setUp();
   const body = await (await t.app.request("/api/tree")).json();

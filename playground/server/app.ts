@@ -66,6 +66,11 @@ export interface PlaygroundAppOptions {
    * @default {100}
    */
   maxSessions?: number;
+  /**
+   * The port the server listens on, read per request: `Host` and `Origin` must name it as
+   * well as a loopback host (a missing port is the scheme's default). Absent or 0: not compared.
+   */
+  port?: () => number;
 }
 
 interface Session {
@@ -194,12 +199,15 @@ export function createApp(options: PlaygroundAppOptions): Hono {
   // only as JSON (which a cross-origin page cannot send without a preflight we never answer).
   // Another local user or process must not either: every call carries the start-up token.
   app.use("/api/*", async (c, next) => {
-    const host = new URL(c.req.url).hostname;
+    const url = new URL(c.req.url);
+    const host = url.hostname;
     const origin = c.req.header("origin");
-    if (!LOOPBACK.has(host)) {
-      return c.json({ error: `host "${host}" is not allowed: use 127.0.0.1` }, 403);
+    const port = options.port?.() ?? 0;
+    if (!LOOPBACK.has(host) || (port !== 0 && portOf(url) !== port)) {
+      const use = port === 0 ? "127.0.0.1" : `127.0.0.1:${port}`;
+      return c.json({ error: `host "${url.host}" is not allowed: use ${use}` }, 403);
     }
-    if (origin !== undefined && !LOOPBACK.has(originHostname(origin))) {
+    if (origin !== undefined && !loopbackOrigin(origin, port)) {
       return c.json({ error: `origin "${origin}" is not allowed` }, 403);
     }
     if (token !== null && !sameToken(c.req.header("authorization"), token)) {
@@ -538,12 +546,19 @@ function sameToken(header: string | undefined, token: string): boolean {
   return differ === 0;
 }
 
-function originHostname(origin: string): string {
+/** Whether an `Origin` names a loopback host and (unless `port` is 0) that port. */
+function loopbackOrigin(origin: string, port: number): boolean {
   try {
-    return new URL(origin).hostname;
+    const url = new URL(origin);
+    return LOOPBACK.has(url.hostname) && (port === 0 || portOf(url) === port);
   } catch {
-    return "";
+    return false;
   }
+}
+
+/** A URL's port, or its scheme's default (443 for https, else 80). */
+function portOf(url: URL): number {
+  return url.port ? Number(url.port) : url.protocol === "https:" ? 443 : 80;
 }
 
 function uiMissing(c: Context): Response {

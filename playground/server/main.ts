@@ -15,6 +15,7 @@
  */
 
 import { parseArgs } from "node:util";
+import { serveBounded } from "../../src/mcp/bounded_serve.ts";
 import { createApp } from "./app.ts";
 import { DIST_DIR, ensureUiBuilt } from "./build_ui.ts";
 import { DEFAULT_TOKENIZERS, loadTokenizer } from "../../tokenizers/mod.ts";
@@ -86,22 +87,24 @@ async function main(): Promise<void> {
       "warning: --no-token: any local process can run the tools through this server (tests only)",
     );
   }
-  const app = createApp({ workspace, distDir: DIST_DIR, token });
+  let listening = 0;
+  const app = createApp({ workspace, distDir: DIST_DIR, token, port: () => listening });
 
-  const server = Deno.serve({
+  // Bounded connections and request-head time; survives running out of descriptors.
+  const server = await serveBounded({
     hostname: "127.0.0.1",
     port,
-    onListen({ port }) {
-      const what = workspace.kind === "fixtures"
-        ? `a fresh copy of playground/fixtures/ at ${workspace.root}`
-        : `${workspace.root} (your files: writes are real)`;
-      console.log(`Workspace: ${what}`);
-      const query = token === null ? "" : `?token=${token}`;
-      console.log(`toolfs playground: http://127.0.0.1:${port}/${query}`);
-      // Load the default tokenizers once the server listens, not before (start-up stays short).
-      setTimeout(() => DEFAULT_TOKENIZERS.forEach((name) => loadTokenizer(name)), 0);
-    },
+    log: (line) => console.error(`playground: ${line}`),
   }, app.fetch);
+  listening = server.addr.port;
+  const what = workspace.kind === "fixtures"
+    ? `a fresh copy of playground/fixtures/ at ${workspace.root}`
+    : `${workspace.root} (your files: writes are real)`;
+  console.log(`Workspace: ${what}`);
+  const query = token === null ? "" : `?token=${token}`;
+  console.log(`toolfs playground: http://127.0.0.1:${listening}/${query}`);
+  // Load the default tokenizers once the server listens, not before (start-up stays short).
+  setTimeout(() => DEFAULT_TOKENIZERS.forEach((name) => loadTokenizer(name)), 0);
 
   let stopping = false;
   async function stop(): Promise<void> {

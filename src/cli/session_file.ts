@@ -3,8 +3,10 @@
  * `read` then `edit`) count as one session (CONTRACT C5).
  *
  * The file is `{ "toolfs_session": 1, "observations": { "<real path>": "<version>" } }`. It is
- * written atomically (a temporary file beside it, then a rename); a file that is not such an
- * object is refused with a message and never overwritten.
+ * written atomically (a temporary file beside it, then a rename) under a lock file beside it
+ * (`.<name>.lock`, created exclusively), so runs saving at once each merge their own changes
+ * into what the others saved: none is lost. A file that is not such an object is refused with
+ * a message that quotes none of its bytes, and never overwritten.
  *
  * @module
  */
@@ -23,6 +25,8 @@ export class SessionFile {
   readonly policy: ReadBeforeWritePolicy = new ReadBeforeWritePolicy();
   /** The session to give `execute`. */
   readonly session: object = {};
+  /** The observations as loaded: a save writes only what this run changed. */
+  #loaded: Record<string, string> = {};
 
   private constructor(path: string) {
     this.path = path;
@@ -37,7 +41,8 @@ export class SessionFile {
    */
   static async load(path: string): Promise<SessionFile> {
     const file = new SessionFile(path);
-    for (const [realPath, version] of Object.entries(await readObservations(path))) {
+    file.#loaded = await readObservations(path);
+    for (const [realPath, version] of Object.entries(file.#loaded)) {
       file.policy.observed({
         op: "read",
         session: file.session,
@@ -56,22 +61,60 @@ export class SessionFile {
    * @throws {Error} When the file cannot be written, or has become malformed meanwhile.
    */
   async save(): Promise<void> {
-    const observations = {
-      ...await readObservations(this.path),
-      ...Object.fromEntries(this.policy.observations(this.session)),
-    };
-    const text = `${JSON.stringify({ [FORMAT]: 1, observations }, null, 2)}\n`;
-    const temp = join(
-      dirname(this.path),
-      `.${basename(this.path)}.${crypto.randomUUID().slice(0, 8)}.tmp`,
-    );
+    const mine = Object.fromEntries(this.policy.observations(this.session));
+    const release = await lock(this.path);
     try {
-      await Deno.writeTextFile(temp, text, { createNew: true, mode: 0o600 });
-      await Deno.rename(temp, this.path);
-    } catch (error) {
-      await Deno.remove(temp).catch(() => {});
-      throw new Error(`cannot save session file ${JSON.stringify(this.path)}: ${message(error)}`);
+      const observations = await readObservations(this.path);
+      for (const [key, version] of Object.entries(mine)) {
+        if (this.#loaded[key] !== version) observations[key] = version;
+      }
+      for (const key of Object.keys(this.#loaded)) if (!(key in mine)) delete observations[key];
+      const text = `${JSON.stringify({ [FORMAT]: 1, observations }, null, 2)}\n`;
+      const temp = join(
+        dirname(this.path),
+        `.${basename(this.path)}.${crypto.randomUUID().slice(0, 8)}.tmp`,
+      );
+      try {
+        await Deno.writeTextFile(temp, text, { createNew: true, mode: 0o600 });
+        await Deno.rename(temp, this.path);
+      } catch (error) {
+        await Deno.remove(temp).catch(() => {});
+        throw new Error(`cannot save session file ${JSON.stringify(this.path)}: ${message(error)}`);
+      }
+      this.#loaded = { ...mine };
+    } finally {
+      await release();
     }
+  }
+}
+
+/** A lock file older than this is taken to be left by a run that died while saving. */
+const STALE_LOCK_MS = 10_000;
+
+/**
+ * Takes the session file's lock (`.<name>.lock` beside it, created exclusively), waiting while
+ * another run holds it; returns its release.
+ */
+async function lock(path: string): Promise<() => Promise<void>> {
+  const lockPath = join(dirname(path), `.${basename(path)}.lock`);
+  for (let attempt = 0;; attempt++) {
+    try {
+      const file = await Deno.open(lockPath, { write: true, createNew: true, mode: 0o600 });
+      file.close();
+      return () => Deno.remove(lockPath).catch(() => {});
+    } catch (error) {
+      if (!(error instanceof Deno.errors.AlreadyExists)) {
+        throw new Error(`cannot lock session file ${JSON.stringify(path)}: ${message(error)}`);
+      }
+    }
+    const info = await Deno.lstat(lockPath).catch(() => null);
+    if (info?.mtime && Date.now() - info.mtime.getTime() > STALE_LOCK_MS) {
+      await Deno.remove(lockPath).catch(() => {});
+      continue;
+    }
+    await new Promise((resolve) =>
+      setTimeout(resolve, 5 + Math.random() * Math.min(100, attempt * 5))
+    );
   }
 }
 
@@ -88,8 +131,9 @@ async function readObservations(path: string): Promise<Record<string, string>> {
   let data: unknown;
   try {
     data = JSON.parse(text);
-  } catch (error) {
-    throw refuse(`not valid JSON (${message(error)})`);
+  } catch {
+    // Not the engine's message: it quotes the file's first bytes (the file may be a link).
+    throw refuse("not valid JSON");
   }
   if (typeof data !== "object" || data === null || Array.isArray(data)) {
     throw refuse("expected a JSON object");
@@ -100,9 +144,9 @@ async function readObservations(path: string): Promise<Record<string, string>> {
   if (typeof observations !== "object" || observations === null || Array.isArray(observations)) {
     throw refuse(`expected "observations" to be an object`);
   }
-  for (const [key, value] of Object.entries(observations)) {
+  for (const value of Object.values(observations)) {
     if (typeof value !== "string") {
-      throw refuse(`the version of ${JSON.stringify(key)} is not a string`);
+      throw refuse(`a version is not a string`);
     }
   }
   return observations as Record<string, string>;

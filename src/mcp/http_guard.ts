@@ -1,7 +1,7 @@
 /**
  * The gate in front of the MCP server's HTTP endpoint (C13.3): the listen address, DNS
- * rebinding protection (`Host` and `Origin` must name the bound host or loopback) and the
- * bearer token. SDK-free.
+ * rebinding protection (`Host` and `Origin` must name the bound host or loopback, and the
+ * port listened on) and the bearer token. SDK-free.
  *
  * @module
  */
@@ -45,6 +45,13 @@ export interface GuardOptions {
   hostnames: readonly string[];
   /** The bearer token every request needs, or `null` for none (`--no-auth`). */
   token: string | null;
+  /**
+   * The port the server listens on: `Host` and `Origin` naming loopback or the bound host must
+   * name this port too (a missing one is the scheme's default). An entry of `hostnames` with a
+   * port (`example.com:443`) must match it; one without matches any port (a proxy in front).
+   * Absent or 0: ports are not compared.
+   */
+  port?: number;
 }
 
 /**
@@ -56,10 +63,18 @@ export interface GuardOptions {
  * @returns The refusal to send, or `null`.
  */
 export function guardRequest(request: Request, options: GuardOptions): Response | null {
-  const allowed = (name: string | null): boolean => {
-    if (name === null) return false;
-    const lower = name.toLowerCase();
-    return isLoopback(lower) || options.hostnames.some((h) => h.toLowerCase() === lower);
+  const port = options.port ?? 0;
+  const [bound, ...others] = options.hostnames;
+  const allowed = (named: HostPort | null): boolean => {
+    if (named === null) return false;
+    const name = named.hostname.toLowerCase();
+    const samePort = port === 0 || named.port === port;
+    if (isLoopback(name) || name === bound?.toLowerCase()) return samePort;
+    return others.some((entry) => {
+      const given = hostnameOf(entry);
+      if (given === null || given.hostname.toLowerCase() !== name) return false;
+      return !/:\d+$/.test(entry) || given.port === named.port;
+    });
   };
   const host = request.headers.get("host");
   if (host === null || !allowed(hostnameOf(host))) {
@@ -116,17 +131,28 @@ export function generateToken(): string {
     .replace(/=+$/, "");
 }
 
-/** The host name of a `Host` header value (`example.com:80`, `[::1]:8080`). */
-function hostnameOf(host: string): string | null {
-  const match = /^(\[[0-9a-fA-F:.]+\]|[^:\[\]\s]+)(?::\d*)?$/.exec(host.trim());
-  if (!match) return null;
-  return match[1].startsWith("[") ? match[1].slice(1, -1) : match[1];
+/** A host name and port as a request names them. */
+interface HostPort {
+  hostname: string;
+  /** The port given, else the scheme's default. */
+  port: number;
 }
 
-function originHostname(origin: string): string | null {
+/** The host name and port of a `Host` header value (`example.com:80`, `[::1]:8080`). */
+function hostnameOf(host: string): HostPort | null {
+  const match = /^(\[[0-9a-fA-F:.]+\]|[^:\[\]\s]+)(?::(\d{0,5}))?$/.exec(host.trim());
+  if (!match) return null;
+  const hostname = match[1].startsWith("[") ? match[1].slice(1, -1) : match[1];
+  return { hostname, port: match[2] ? Number(match[2]) : 80 };
+}
+
+function originHostname(origin: string): HostPort | null {
   try {
-    const hostname = new URL(origin).hostname;
-    return hostname.startsWith("[") ? hostname.slice(1, -1) : hostname || null;
+    const url = new URL(origin);
+    const hostname = url.hostname.startsWith("[") ? url.hostname.slice(1, -1) : url.hostname;
+    if (!hostname) return null;
+    const port = url.port ? Number(url.port) : url.protocol === "https:" ? 443 : 80;
+    return { hostname, port };
   } catch {
     return null;
   }

@@ -49,12 +49,6 @@ export function requireGlobs(
   return [...value] as string[];
 }
 
-/**
- * The longest glob pattern taken, in UTF-16 code units; the tools refuse longer ones with a
- * validation error (issue 19: the matcher threw on 64 Ki characters, an `FS_IO_ERROR`).
- */
-export const GLOB_MAX_LENGTH = 4096;
-
 /** The length of the longest pattern of a glob argument (one pattern or a list). */
 export function longestGlob(globs: string | readonly string[]): number {
   return typeof globs === "string" ? globs.length : Math.max(0, ...globs.map((g) => g.length));

@@ -9,9 +9,9 @@ import { FsError } from "../fs_error.ts";
 import { displayPath } from "../provider/roots.ts";
 import { globOffsetMessage, type GlobOrder, renderGlob } from "../render/glob_render.ts";
 import { globTooLongMessage, SEARCH_MESSAGES } from "../render/search_render.ts";
+import { GLOB_MAX_LENGTH } from "../text/glob_match.ts";
 import { compileGlobSet, type GlobSet } from "../text/glob_set.ts";
 import {
-  GLOB_MAX_LENGTH,
   invalid,
   isPositiveInteger,
   longestGlob,

@@ -22,6 +22,7 @@ import {
   SEARCH_MESSAGES,
   unsupportedPatternMessage,
 } from "../render/search_render.ts";
+import { GLOB_MAX_LENGTH } from "../text/glob_match.ts";
 import { compileGlobSet } from "../text/glob_set.ts";
 import { unsupportedConstruct } from "../text/re2_limits.ts";
 import {
@@ -31,7 +32,6 @@ import {
   GrepScanner,
 } from "../text/grep_scan.ts";
 import {
-  GLOB_MAX_LENGTH,
   invalid,
   isPositiveInteger,
   longestGlob,

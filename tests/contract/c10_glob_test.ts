@@ -279,3 +279,19 @@ Deno.test("C9.6: an aborted glob gives FS_ABORTED", async () => {
     );
   });
 });
+
+Deno.test("C9.3: a glob over 1024 characters is refused before any walk (glob and grep)", async () => {
+  await withSandbox(TREE, async ({ root }) => {
+    const tools = toolsAt(root);
+    const long = "*".repeat(1025);
+    deepEqual(failed(await tools.execute("glob", { pattern: long })), [
+      "Error: pattern must be at most 1024 characters",
+      "FS_INVALID_ARGUMENT",
+    ]);
+    deepEqual(failed(await tools.execute("grep", { pattern: "a", glob: long })), [
+      "Error: glob must be at most 1024 characters",
+      "FS_INVALID_ARGUMENT",
+    ]);
+    equal(ok(await tools.execute("glob", { pattern: "*".repeat(1024) })).includes("x.ts"), true);
+  });
+});

@@ -1,12 +1,23 @@
 // Unit tests of src/text/gitignore.ts: a file's path is decided exactly as the `ignore` package's
 // own `test` decides it (its parent directories first), without the package's per-path cache.
 
-import { equal } from "node:assert/strict";
+import { deepEqual, equal } from "node:assert/strict";
 import fc from "fast-check";
 import ignore from "ignore";
 import { IgnoreStack, parseGitignore } from "../../src/text/gitignore.ts";
 
-const segment = fc.constantFrom("a", "b", "build", "x.ts", "x.js", "lib", "node_modules", ".env");
+const segment = fc.constantFrom(
+  "a",
+  "b",
+  "B",
+  "!x",
+  "build",
+  "x.ts",
+  "x.js",
+  "lib",
+  "node_modules",
+  ".env",
+);
 const rule = fc.constantFrom(
   "build",
   "build/",
@@ -22,6 +33,21 @@ const rule = fc.constantFrom(
   "a/*/x.ts",
   "!*.ts",
   "# comment",
+  "**/a/**",
+  "a/**/b",
+  "[a-c]*",
+  "?",
+  "*.[jt]s",
+  "[!a]*",
+  "a/*",
+  "/**",
+  "**",
+  "*a*b*",
+  "[[:alpha:]]",
+  "B/",
+  "\\!x",
+  "x.ts ",
+  "lib/**/",
 );
 
 Deno.test("C9.2: IgnoreStack decides a file's path as ignore's test does, parents first, uncached", () => {
@@ -39,6 +65,9 @@ Deno.test("C9.2: IgnoreStack decides a file's path as ignore's test does, parent
           // Twice: the second answer must not come from a stale or different cache entry.
           for (let round = 0; round < 2; round++) {
             equal(stack.ignores(path, false), reference.test(path).ignored, path);
+            equal(stack.ignores(path, true), reference.test(path + "/").ignored, path + "/");
+            const { ignored, unignored } = reference.test(path);
+            deepEqual(rules.test(path), { ignored, unignored }, path);
           }
         }
       },
