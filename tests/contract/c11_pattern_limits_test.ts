@@ -35,16 +35,16 @@ forEachProvider(
 );
 
 forEachProvider(
-  "C10: a glob pattern over 4096 characters is a validation error, not FS_IO_ERROR",
+  "C10: a glob pattern over 1024 characters is a validation error, not FS_IO_ERROR",
   { "a.txt": "a\n" },
   async (box) => {
     deepEqual(outcome(box, await box.run("glob", { pattern: "*".repeat(65536) })), [
-      "Error: pattern must be at most 4096 characters",
+      "Error: pattern must be at most 1024 characters",
       "FS_INVALID_ARGUMENT",
     ]);
     deepEqual(
-      outcome(box, await box.run("grep", { pattern: "a", glob: "a".repeat(4097) })),
-      ["Error: glob must be at most 4096 characters", "FS_INVALID_ARGUMENT"],
+      outcome(box, await box.run("grep", { pattern: "a", glob: "a".repeat(1025) })),
+      ["Error: glob must be at most 1024 characters", "FS_INVALID_ARGUMENT"],
     );
   },
 );
