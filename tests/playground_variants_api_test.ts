@@ -37,7 +37,13 @@ Deno.test("POST /api/prompt-cost with texts gives the variant's exact wire texts
     const definitions = toolDefinitions({ texts: TEXTS });
     assertEquals(varied.wire["openai-chat"], JSON.stringify(toOpenAITools(definitions)));
     assertEquals(varied.wire.anthropic, JSON.stringify(toAnthropicTools(definitions)));
-    assertEquals(varied.systemPrompt, systemPrompt(definitions));
+    // The prompt an integrator sends: the variant's guidance, then the workspace section (C12.9).
+    assert(
+      varied.systemPrompt.startsWith(
+        `${systemPrompt(definitions)}\n\nThe workspace is ${workspace.root};`,
+      ),
+      varied.systemPrompt,
+    );
     assertEquals(Object.keys(varied.costs), ["o200k"]);
     // The same texts cost more than the library's shorter ones; the system prompt is unchanged.
     assert(varied.costs.o200k.wire.anthropic > plain.costs.o200k.wire.anthropic);
@@ -57,7 +63,7 @@ Deno.test("POST /api/prompt-cost refuses an unknown tool, argument or field with
     const cases: [unknown, string][] = [
       [
         { texts: { reed: { description: "x" } } },
-        'texts: unknown tool "reed"; the tools are list, read, write, edit, glob, grep',
+        'texts: unknown tool "reed"; the tools are list, read, write, edit, glob, grep, move, delete, patch',
       ],
       [
         { texts: { read: { parameters: { ofset: "x" } } } },

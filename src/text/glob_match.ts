@@ -88,7 +88,8 @@ function compileTest(glob: string): (s: string) => boolean {
     const suffix = glob.slice(1);
     return (s) => s.endsWith(suffix) && !s.includes("/");
   }
-  const program = RE2JS.compile(new Translator(glob).source());
+  // DOTALL: a line break in a name is a character like any other (C3.9 names stay reachable).
+  const program = RE2JS.compile(new Translator(glob).source(), RE2JS.DOTALL);
   return (s) => program.matches(s);
 }
 
