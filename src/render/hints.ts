@@ -52,6 +52,19 @@ export type NoMatchHint =
   | { kind: "none" };
 
 /**
+ * The C12.3 whitespace hint, shared by `edit` and `patch` (C16.2).
+ *
+ * @param first The first line of the match.
+ * @param last Its last line.
+ * @returns `lines <a>-<b> match except for whitespace, so copy the indentation exactly` (or
+ *   `line <a> matches …` for one line).
+ */
+export function whitespaceHint(first: number, last: number): string {
+  const where = first === last ? `line ${first} matches` : `lines ${first}-${last} match`;
+  return `${where} except for whitespace, so copy the indentation exactly`;
+}
+
+/**
  * The message for an `edit` whose `old_string` is not in the file (C12.3).
  *
  * @param displayPath The display path.
@@ -74,12 +87,8 @@ export function noMatchMessage(displayPath: string, hint: NoMatchHint): string {
   switch (hint.kind) {
     case "line-numbers":
       return `${head}; remove the line numbers that read puts before each line`;
-    case "whitespace": {
-      const where = hint.first === hint.last
-        ? `line ${hint.first} matches`
-        : `lines ${hint.first}-${hint.last} match`;
-      return `${head}; ${where} except for whitespace, so copy the indentation exactly`;
-    }
+    case "whitespace":
+      return `${head}; ${whitespaceHint(hint.first, hint.last)}`;
     default:
       return `${head}; read the file again and copy old_string exactly`;
   }

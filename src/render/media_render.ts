@@ -5,39 +5,12 @@
  */
 
 import type { ReadLine } from "../types.ts";
-import { renderView } from "./_view.ts";
 import { quotePath, renderName } from "./names.ts";
-import { formatLine, readFooter, type ReadWindowEnd } from "./read_render.ts";
+import { type ReadWindowEnd, renderRead } from "./read_render.ts";
+import { formatSize } from "./glob_render.ts";
 
 /** The validation message for `offset` or `limit` with an image (C17.1). */
 export const IMAGE_WINDOW_MESSAGE = "offset and limit do not apply to images";
-
-/**
- * A size in bytes as C10 shows it: `<n> B` below 1024 bytes, else one decimal and `KiB`, `MiB`
- * or `GiB` (1024-based).
- *
- * @param bytes The size.
- * @returns E.g. `84 B`, `258.1 KiB`, `5.0 MiB`.
- *
- * @example
- * ```ts
- * import { formatByteSize } from "./media_render.ts";
- * import assert from "node:assert/strict";
- *
- * assert.equal(formatByteSize(5 * 1024 * 1024), "5.0 MiB");
- * ```
- */
-export function formatByteSize(bytes: number): string {
-  if (bytes < 1024) return `${bytes} B`;
-  const units = ["KiB", "MiB", "GiB"];
-  let value = bytes / 1024;
-  let unit = 0;
-  while (value >= 1024 && unit < units.length - 1) {
-    value /= 1024;
-    unit++;
-  }
-  return `${value.toFixed(1)} ${units[unit]}`;
-}
 
 /** What the image envelope says about an image. */
 export interface ImageFacts {
@@ -70,7 +43,7 @@ export interface ImageFacts {
  * ```
  */
 export function renderImage(displayPath: string, image: ImageFacts): string {
-  const line = `${image.mimeType} ${image.width}x${image.height}, ${formatByteSize(image.size)}`;
+  const line = `${image.mimeType} ${image.width}x${image.height}, ${formatSize(image.size)}`;
   return `<path>${
     renderName(displayPath)
   }</path>\n<type>image</type>\n<content>\n${line}\n</content>`;
@@ -99,9 +72,7 @@ export function renderDocument(
   lines: readonly ReadLine[],
   end: ReadWindowEnd,
 ): string {
-  let body = "";
-  for (const line of lines) body += formatLine(line) + "\n";
-  return renderView(displayPath, "document", body, readFooter(end));
+  return renderRead(displayPath, lines, end, "document");
 }
 
 /**
@@ -113,8 +84,8 @@ export function renderDocument(
  * @returns The message.
  */
 export function imageTooLargeMessage(displayPath: string, size: number, limit: number): string {
-  return `cannot read ${quotePath(displayPath)}: image of ${formatByteSize(size)} is over the ${
-    formatByteSize(limit)
+  return `cannot read ${quotePath(displayPath)}: image of ${formatSize(size)} is over the ${
+    formatSize(limit)
   } limit`;
 }
 
@@ -127,8 +98,8 @@ export function imageTooLargeMessage(displayPath: string, size: number, limit: n
  * @returns The message.
  */
 export function documentTooLargeMessage(displayPath: string, size: number, limit: number): string {
-  return `cannot read ${quotePath(displayPath)}: PDF of ${formatByteSize(size)} is over the ${
-    formatByteSize(limit)
+  return `cannot read ${quotePath(displayPath)}: PDF of ${formatSize(size)} is over the ${
+    formatSize(limit)
   } limit`;
 }
 

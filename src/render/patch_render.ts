@@ -6,6 +6,7 @@
  * @module
  */
 
+import { whitespaceHint } from "./hints.ts";
 import { quotePath, renderName } from "./names.ts";
 
 /** The validation message of the `patch` argument. */
@@ -186,12 +187,8 @@ export function hunkMissReason(hint: HunkMissHint): string {
       } was not found; read the file again and copy that line exactly`;
     case "line-numbers":
       return `${head}; remove the line numbers that read puts before each line`;
-    case "whitespace": {
-      const where = hint.first === hint.last
-        ? `line ${hint.first} matches`
-        : `lines ${hint.first}-${hint.last} match`;
-      return `${head}; ${where} except for whitespace, so copy the indentation exactly`;
-    }
+    case "whitespace":
+      return `${head}; ${whitespaceHint(hint.first, hint.last)}`;
     default:
       return `${head}; read the file again and copy them exactly`;
   }

@@ -81,6 +81,7 @@ export function readFooter(end: ReadWindowEnd): string {
  * @param displayPath The file's display path (C3.4).
  * @param lines The rendered lines.
  * @param end How the window ended.
+ * @param type `file`, or `document` for a PDF's text (C17.2).
  * @returns The model-facing text.
  *
  * @example
@@ -104,8 +105,9 @@ export function renderRead(
   displayPath: string,
   lines: readonly ReadLine[],
   end: ReadWindowEnd,
+  type: "file" | "document" = "file",
 ): string {
   let body = "";
   for (const line of lines) body += formatLine(line) + "\n";
-  return renderView(displayPath, "file", body, readFooter(end));
+  return renderView(displayPath, type, body, readFooter(end));
 }
