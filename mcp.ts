@@ -75,8 +75,8 @@ export interface McpServerOptions {
    */
   name?: string;
   /**
-   * Put the tools' guidance in the handshake's `instructions` (clients that honour them add
-   * it to the system prompt).
+   * Put the tools' guidance and the workspace (the roots in force, C13.5) in the handshake's
+   * `instructions` (clients that honour them add it to the system prompt).
    * @default {true}
    */
   instructions?: boolean;
@@ -385,9 +385,7 @@ function sessionServer(workspace: Workspace, eagerRoots: boolean): Server {
     { name: options.name ?? MCP_SERVER_NAME, version: MCP_SERVER_VERSION },
     {
       capabilities: { tools: { listChanged: false } },
-      instructions: options.instructions === false
-        ? undefined
-        : systemPrompt(workspace.definitions),
+      instructions: options.instructions === false ? undefined : instructionsOf(workspace),
     },
   );
   const list = toMcpTools(workspace.definitions).map((tool) =>
@@ -466,6 +464,16 @@ function sessionServer(workspace: Workspace, eagerRoots: boolean): Server {
     return { content: result.content, isError: result.isError };
   });
   return server;
+}
+
+/**
+ * The `initialize` result's instructions (C13.5): the tools' guidance and the workspace section
+ * for the roots in force then (the command line's; none before a client's roots are known).
+ */
+function instructionsOf(workspace: Workspace): string {
+  const roots = workspace.cli.map((root) => ({ path: root.path, writable: root.write }));
+  const cwd = workspace.toolsFor(workspace.cli, true)?.cwd;
+  return systemPrompt(workspace.definitions, { roots, cwd });
 }
 
 function key(roots: readonly RootAccess[]): string {

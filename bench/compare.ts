@@ -546,7 +546,7 @@ async function searchRows(inputs: Inputs): Promise<void> {
     `glob "**/*.ts", ${facts}`,
     await pair(
       "glob **/*.ts",
-      () => tools.execute("glob", { pattern: "**/*.ts" }).then(expect("files matching")),
+      () => tools.execute("glob", { pattern: "**/*.ts" }).then(expect('"**/*.ts")')),
       rg(["--files", "-g", "**/*.ts"]),
     ),
     "rg --files -g",
@@ -556,7 +556,7 @@ async function searchRows(inputs: Inputs): Promise<void> {
     `grep a literal (content mode), ${facts}`,
     await pair(
       "grep literal",
-      () => tools.execute("grep", { pattern: "readMaxBytes" }).then(expect("matches in")),
+      () => tools.execute("grep", { pattern: "readMaxBytes" }).then(expect("matching lines")),
       rg(["-n", "readMaxBytes"]),
     ),
     "rg -n",

@@ -136,8 +136,8 @@ export interface EditValue {
 export interface GlobValue {
   /** The search directory's absolute lexical path. */
   path: string;
-  /** The pattern. */
-  pattern: string;
+  /** The pattern as given: one glob or several (C9.3). */
+  pattern: string | string[];
   /** The rendered files, absolute paths. */
   files: string[];
   /** How many files match in all. */

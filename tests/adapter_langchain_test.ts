@@ -48,7 +48,11 @@ Deno.test("langchain: toolfs errors are ToolMessages with status error and our t
       // Arguments the schema refuses reach toolfs, whose message names the problem.
       [read, { file_path: "a.txt", limit: "x" }, "Error: limit must be a positive integer"],
       [read, { file_path: "a.txt", offset: 0 }, "Error: offset must be a positive integer"],
-      [edit, { file_path: "a.txt" }, "Error: old_string must be a non-empty string"],
+      [
+        edit,
+        { file_path: "a.txt" },
+        "Error: old_string must be a non-empty string; to create a file use write, and to insert text include a neighbouring line in old_string and new_string",
+      ],
     ];
     for (const [tool, args, text] of cases) {
       const message = await tool.invoke(call(tool.name, args));

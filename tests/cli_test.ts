@@ -81,7 +81,7 @@ Deno.test("cli edit with --no-policy prints the edit text; --replace_all alone m
     assertEquals(got.status, 0);
     assertEquals(
       got.stdout,
-      "The file a.txt has been updated. All occurrences were successfully replaced.",
+      "The file a.txt has been updated. All 2 occurrences were successfully replaced.",
     );
     assertEquals(await Deno.readTextFile(join(root, "a.txt")), "y y\n");
   });

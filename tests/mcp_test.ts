@@ -293,7 +293,9 @@ test("C13.1: tools/list returns the tools with exactly our schemas and no output
       maximum: 2000,
       default: 2000,
     });
-    assertEquals(client.getInstructions(), systemPrompt(local.definitions));
+    // C13.5: the instructions carry the workspace, the roots in force at initialize.
+    const fs = new LocalFileSystem({ roots: [root] });
+    assertEquals(client.getInstructions(), systemPrompt(local.definitions, { roots: fs.roots }));
     assertEquals(client.getServerVersion(), {
       name: MCP_SERVER_NAME,
       version: MCP_SERVER_VERSION,
@@ -459,7 +461,14 @@ test("mcp: --read-only adds a root that can be read but never written", async ()
     const docs = join(root, "..", "docs");
     await Deno.mkdir(docs);
     await Deno.writeTextFile(join(docs, "guide.md"), "hi\n");
-    const { call } = await connect("--read-only", docs);
+    const { call, client } = await connect("--read-only", docs);
+    const real = await Deno.realPath(root);
+    const realDocs = await Deno.realPath(docs);
+    // C13.5: the instructions name the workspace and each root in force with its access.
+    assertEquals(
+      client.getInstructions()?.split("\n\n").at(-1),
+      `The workspace is ${real}; relative paths resolve against it. Paths must lie inside these roots: ${real} (read-write), ${realDocs} (read-only).`,
+    );
     const guide = join(docs, "guide.md");
     assertEquals((await call("read", { file_path: guide })).isError, false);
     const written = await call("write", { file_path: guide, content: "bye\n" });
@@ -621,6 +630,9 @@ test("C13.2: no directory and no client roots: a tool call says so, the server k
   await withDir({}, async (root) => {
     const plain = await connectStdio(["task", "--quiet", "mcp"]);
     try {
+      // C13.5: no roots in force at initialize: the guidance only, no workspace section.
+      const definitions = createFsTools({ fs: new LocalFileSystem({ roots: [root] }) }).definitions;
+      assertEquals(plain.client.getInstructions(), systemPrompt(definitions));
       assertEquals(await plain.call("list", {}), {
         content: [{ type: "text", text: NO_ROOTS_MESSAGE }],
         isError: true,

@@ -202,7 +202,7 @@ Deno.test("playground workspace gains the generated cases at start-up", async ()
   const wide = await run(t.app, "read", { file_path: GENERATED.wideLines });
   assertMatch(
     wide.content,
-    /^\(Output capped\. Showing lines 1-\d+\. Use offset=\d+ to continue\.\)$/m,
+    /^\(Output capped at 51200 bytes\. Showing lines 1-\d+ of 1000\. Use offset=\d+ to continue\.\)$/m,
   );
   const binary = await run(t.app, "read", { file_path: GENERATED.binary });
   assertEquals(binary.error?.code, "FS_BINARY");
@@ -376,7 +376,10 @@ Deno.test("playground prompt cost is the one definition deno task tokens uses", 
   assertEquals(body.tools, definitions);
   const fs = new LocalFileSystem({ roots: [{ path: FIXTURES_DIR, write: false }] });
   const library = createFsTools({ fs }).definitions;
-  assertEquals(body.systemPrompt, systemPrompt(library));
+  // C13.5 / issue 21: the System prompt view carries the workspace section by default.
+  const served = new LocalFileSystem({ roots: t.workspace.roots });
+  assertEquals(body.systemPrompt, systemPrompt(library, { roots: served.roots }));
+  assert(body.systemPrompt.includes("\n\nThe workspace is "), body.systemPrompt);
   assertEquals(body.wire["openai-chat"], JSON.stringify(toOpenAITools(library)));
   assertEquals(
     body.wire["openai-responses-strict"],
@@ -385,7 +388,13 @@ Deno.test("playground prompt cost is the one definition deno task tokens uses", 
   assertEquals(body.wire.anthropic, JSON.stringify(toAnthropicTools(library)));
   assertEquals(body.wire.mcp, JSON.stringify(toMcpTools(library)));
   const script = await measureDefinitions(library, ["deepseek_v3", "o200k"]);
-  assertEquals(body.costs, script);
+  // The same counts, except that the prompt shown (and counted) names the workspace.
+  for (const name of ["deepseek_v3", "o200k"] as const) {
+    const { systemPrompt: shown, ...rest } = body.costs[name];
+    const { systemPrompt: bare, ...expected } = script[name];
+    assertEquals(rest, expected);
+    assert(shown > bare, `${name}: ${shown} tokens with the workspace, ${bare} without`);
+  }
   assertEquals(Object.keys(body.costs), ["deepseek_v3", "o200k"]);
   const o200k = body.costs.o200k;
   assertEquals(

@@ -114,6 +114,27 @@ const ROWS: Array<[string, Record<string, unknown>, string, string?]> = [
     { file_path: "hints/README.md", content: "x" },
     'Error: cannot write "hints/README.md": the file already exists; read it first',
   ],
+  // Issue 21: C12.10, C12.11, C12.12.
+  [
+    "read",
+    { file_path: "/hints/app.ts" },
+    'Error: cannot read "/hints/app.ts": outside the permitted roots; did you mean "hints/app.ts"?',
+  ],
+  [
+    "read",
+    { file_path: "hint/app.ts" },
+    'Error: cannot read "hint/app.ts": not found; did you mean "hints/app.ts"?',
+  ],
+  [
+    "edit",
+    { file_path: "hints/app.ts", old_string: "", new_string: "// x\n" },
+    "Error: old_string must be a non-empty string; to create a file use write, and to insert text include a neighbouring line in old_string and new_string",
+  ],
+  [
+    "grep",
+    { pattern: "(\\w+) \\1", path: "hints" },
+    "Error: invalid pattern: \\1 is not supported (RE2 syntax: no look-around, no back-references, repeat counts up to 1000)",
+  ],
 ];
 
 Deno.test("C12 playground hints/ fixture: each row of the README table shows its hint", async () => {

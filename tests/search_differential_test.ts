@@ -6,6 +6,7 @@
 import { deepEqual } from "node:assert/strict";
 import { join } from "node:path";
 import { granted, put, toolsAt, withSandbox } from "./_helpers.ts";
+import { formatSize } from "../src/render/glob_render.ts";
 
 function rgAvailable(): string | null {
   if (!granted("run")) return "needs --allow-run";
@@ -134,6 +135,99 @@ Deno.test({
             .map((pair) => pair.join(":")).sort();
           deepEqual(ours, theirs, `seed ${seed}, ${JSON.stringify(args)}`);
         }
+      });
+    }
+  },
+});
+
+/** `find <root> -type f -printf '%s %p\n'`: size and path relative to the root, per file. */
+async function findSizes(root: string): Promise<Map<string, number>> {
+  const out = await new Deno.Command("find", {
+    args: [".", "-type", "f", "-printf", "%s %p\\n"],
+    cwd: root,
+    stdout: "piped",
+    stderr: "null",
+  }).output();
+  const sizes = new Map<string, number>();
+  for (const line of new TextDecoder().decode(out.stdout).split("\n")) {
+    const space = line.indexOf(" ");
+    if (space > 0) sizes.set(line.slice(space + 3), Number(line.slice(0, space))); // "./"
+  }
+  return sizes;
+}
+
+Deno.test({
+  name: "C9.3: glob and grep lists with ! exclusions take the files rg -g '…' -g '!…' takes",
+  ignore: missing !== null,
+  async fn() {
+    for (const seed of [7, 8]) {
+      await withSandbox(tree(seed), async ({ root }) => {
+        const tools = toolsAt(root, { config: { globMaxFiles: 100000, readMaxBytes: 1 << 24 } });
+        const listed = new Set(await rg(root, ["--files"]));
+        const lists = [
+          ["*.ts", "!*.gen.ts"],
+          ["**/*", "!*.md", "!*.json"],
+          ["src/**", "!src/a/**"],
+          ["*.{ts,md}", "!**/b/*", "!main.ts"],
+        ];
+        for (const list of lists) {
+          const globs = list.flatMap((g) => ["-g", g]);
+          const ours = ((await tools.execute("glob", { pattern: list })).value as {
+            files: string[];
+          }).files.map((f) => f.slice(root.length + 1));
+          const theirs = (await rg(root, ["--files", ...globs]))
+            .filter((f) => listed.has(f))
+            .sort((a, b) => a < b ? -1 : a > b ? 1 : 0);
+          deepEqual(ours, theirs, `seed ${seed}, glob ${JSON.stringify(list)}`);
+          const grep = (await tools.execute("grep", {
+            pattern: "needle",
+            glob: list,
+            output_mode: "files_with_matches",
+          })).value as { matches: { path: string }[] };
+          const found = grep.matches.map((m) => m.path.slice(root.length + 1));
+          const rgFound = (await rg(root, ["-l", ...globs, "needle"]))
+            .filter((f) => listed.has(f))
+            .sort((a, b) => a < b ? -1 : a > b ? 1 : 0);
+          deepEqual(found, rgFound, `seed ${seed}, grep glob ${JSON.stringify(list)}`);
+        }
+        // Only exclusions: grep takes every other file.
+        const onlyOut = (await tools.execute("grep", {
+          pattern: "needle",
+          glob: "!*.ts",
+          output_mode: "files_with_matches",
+        })).value as { matches: { path: string }[] };
+        deepEqual(
+          onlyOut.matches.map((m) => m.path.slice(root.length + 1)),
+          (await rg(root, ["-l", "-g", "!*.ts", "needle"])).filter((f) => listed.has(f)).sort((
+            a,
+            b,
+          ) => a < b ? -1 : a > b ? 1 : 0),
+        );
+      });
+    }
+  },
+});
+
+Deno.test({
+  name: "C10: glob sort size orders as find -printf '%s %p' sorted by size, ties in path order",
+  ignore: missing !== null,
+  async fn() {
+    for (const seed of [9, 10]) {
+      await withSandbox(tree(seed), async ({ root }) => {
+        await put(root, { "big.lock": "x".repeat(264249), "same1.txt": "ab", "same2.txt": "cd" });
+        const tools = toolsAt(root, { config: { globMaxFiles: 100000, readMaxBytes: 1 << 24 } });
+        const result = await tools.execute("glob", { pattern: "**/*", sort: "size" });
+        const ours = (result.value as { files: string[] }).files.map((f) =>
+          f.slice(root.length + 1)
+        );
+        const listed = new Set(await rg(root, ["--files"]));
+        const sizes = await findSizes(root);
+        const theirs = [...sizes].filter(([path]) => listed.has(path))
+          .sort(([a, x], [b, y]) => y - x || (a < b ? -1 : a > b ? 1 : 0));
+        deepEqual(ours, theirs.map(([path]) => path), `seed ${seed}`);
+        deepEqual(ours[0], "big.lock");
+        const lines = result.content.split("\n").slice(3, 3 + ours.length);
+        deepEqual(lines, theirs.map(([path, size]) => `${path} (${formatSize(size)})`));
       });
     }
   },

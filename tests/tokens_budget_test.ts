@@ -1,13 +1,26 @@
-// The fixed prompt cost of all six tools stays within the budget (issue 12: ≤ 750 DeepSeek V3
-// tokens), counted by the same function `deno task tokens` uses.
+// The fixed prompt cost of the six default tools stays within the budget (issue 21: the tools in
+// the Anthropic wire format plus systemPrompt with one root ≤ 900 DeepSeek V3 tokens), counted by
+// the same function `deno task tokens` uses, which prints exactly that figure.
 
-import { ok } from "node:assert/strict";
+import { equal, ok } from "node:assert/strict";
 import { defaultDefinitions, measureDefinitions, TOKEN_BUDGET } from "../scripts/tokens.ts";
 
-Deno.test("C9.1: the six tools' definitions and guidance cost at most 750 DeepSeek V3 tokens", async () => {
+Deno.test("C9.1, C12.9: the six tools in the Anthropic format plus systemPrompt with one root cost at most 900 DeepSeek V3 tokens, the figure deno task tokens prints", async () => {
   const definitions = defaultDefinitions();
-  ok(definitions.length === 6, `expected six definitions, got ${definitions.length}`);
-  ok(TOKEN_BUDGET <= 750);
-  const cost = (await measureDefinitions(definitions, ["deepseek_v3"])).deepseek_v3.total;
-  ok(cost <= 750, `${cost} DeepSeek V3 tokens, over 750`);
+  equal(definitions.length, 6);
+  equal(TOKEN_BUDGET, 900);
+  const cost = (await measureDefinitions(definitions, ["deepseek_v3"])).deepseek_v3;
+  equal(cost.budget, cost.wire.anthropic + cost.workspacePrompt);
+  ok(cost.budget <= 900, `${cost.budget} DeepSeek V3 tokens, over 900`);
+  const script = new URL("../scripts/tokens.ts", import.meta.url);
+  const run = await new Deno.Command(Deno.execPath(), {
+    args: ["run", "--no-prompt", "--allow-read", script.pathname, "deepseek_v3"],
+    stdout: "piped",
+    stderr: "piped",
+  }).output();
+  const printed = new TextDecoder().decode(run.stdout).trimEnd().split("\n").at(-1) ?? "";
+  ok(
+    printed.startsWith(`budget: ${cost.budget} of 900 DeepSeek V3 tokens (anthropic tools `),
+    printed,
+  );
 });

@@ -156,7 +156,7 @@ export interface PromptCostResponse {
   config: ToolsConfig;
   /** The tools' definitions. */
   tools: ToolDefinition[];
-  /** The assembled system prompt, exactly. */
+  /** The assembled system prompt with the workspace section, exactly. */
   systemPrompt: string;
   /** The tools array per wire format, exactly as sent (compact JSON). */
   wire: Record<WireFormat, string>;

@@ -19,6 +19,7 @@ import {
   type FsToolsConfig,
   LocalFileSystem,
   ReadBeforeWritePolicy,
+  systemPrompt,
 } from "../../mod.ts";
 import { resolveConfig } from "../../src/config.ts";
 import { promptCost, promptTexts, WIRE_FORMATS } from "../../src/present/prompt_cost.ts";
@@ -270,7 +271,11 @@ export function createApp(options: PlaygroundAppOptions): Hono {
     const config = resolveConfigOrThrow(configFromQuery(c.req.query("config")));
     const names = tokenizersFromQuery(c.req.query("tokenizers"));
     const definitions = toolsFor(config, true).definitions;
-    const texts = promptTexts(definitions);
+    // The prompt an integrator sends (README): the guidance and the workspace section (C12.9).
+    const texts = {
+      ...promptTexts(definitions),
+      systemPrompt: systemPrompt(definitions, { roots: fs.roots }),
+    };
     const costs: Record<string, PromptCost> = {};
     for (const name of names) costs[name] = promptCost(texts, await loadTokenizer(name));
     const response: PromptCostResponse = {

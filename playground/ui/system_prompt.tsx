@@ -49,7 +49,8 @@ export function SystemPromptView(props: SystemPromptViewProps): JSX.Element {
     <div class="system-prompt" data-testid="system-prompt">
       <p class="lede">
         Exactly what a request carries for these tools: the system prompt (
-        <code>systemPrompt(tools.definitions)</code>) and the <code>tools</code>{" "}
+        <code>systemPrompt(tools.definitions, {"{ roots: fs.roots }"})</code>) and the{" "}
+        <code>tools</code>{" "}
         array in the wire format you pick. Tokens are counted on the exact text shown.
       </p>
       <section class="card prompt-block">

@@ -355,7 +355,7 @@ function strictSchema(schema: ToolInputSchema): ToolInputSchema {
     const property = structuredClone(value);
     if (!schema.required.includes(key)) {
       delete property.default;
-      property.type = [property.type, "null"];
+      property.type = [property.type, "null"].flat();
     }
     properties[key] = property;
   }

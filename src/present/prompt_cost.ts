@@ -26,6 +26,12 @@ export const WIRE_FORMATS: readonly WireFormat[] = Object.freeze([
   "mcp",
 ]);
 
+/** The root the token budget's system prompt names (a typical project directory). */
+export const BUDGET_ROOT: Readonly<{ path: string; writable: boolean }> = Object.freeze({
+  path: "/home/user/project",
+  writable: true,
+});
+
 /** The texts of one tool that a prompt carries. */
 export interface ToolPromptTexts {
   /** The tool name. */
@@ -44,6 +50,8 @@ export interface PromptTexts {
   tools: ToolPromptTexts[];
   /** The assembled system prompt, `systemPrompt(definitions)`. */
   systemPrompt: string;
+  /** `systemPrompt(definitions, { roots })` with the one root {@linkcode BUDGET_ROOT} (C12.9). */
+  workspacePrompt: string;
   /** The tools array as compact JSON, per wire format (no guidance). */
   wire: Record<WireFormat, string>;
 }
@@ -68,10 +76,17 @@ export interface ToolPromptCost {
 export interface PromptCost {
   /** Per tool. */
   tools: ToolPromptCost[];
-  /** The sum of the tools' totals: the figure the token budget is about. */
+  /** The sum of the tools' totals (names, descriptions, schemas, guidance). */
   total: number;
   /** The assembled system prompt, counted as one text. */
   systemPrompt: number;
+  /** The system prompt with one root, counted as one text. */
+  workspacePrompt: number;
+  /**
+   * The figure the token budget is about: the tools in the Anthropic wire format plus the system
+   * prompt with one root, what a request to a model carries.
+   */
+  budget: number;
   /** The tools array per wire format, counted as one text. */
   wire: Record<WireFormat, number>;
 }
@@ -100,6 +115,7 @@ export function promptTexts(definitions: readonly FsToolDefinition[]): PromptTex
       guidance: d.guidance,
     })),
     systemPrompt: systemPrompt(definitions),
+    workspacePrompt: systemPrompt(definitions, { roots: [BUDGET_ROOT] }),
     wire: {
       "openai-chat": JSON.stringify(toOpenAITools(definitions)),
       "openai-responses-strict": JSON.stringify(
@@ -144,10 +160,13 @@ export function promptCost(texts: PromptTexts, count: (text: string) => number):
   const wire = Object.fromEntries(
     WIRE_FORMATS.map((format) => [format, count(texts.wire[format])]),
   ) as Record<WireFormat, number>;
+  const workspacePrompt = count(texts.workspacePrompt);
   return {
     tools,
     total: tools.reduce((n, t) => n + t.total, 0),
     systemPrompt: count(texts.systemPrompt),
+    workspacePrompt,
+    budget: wire.anthropic + workspacePrompt,
     wire,
   };
 }

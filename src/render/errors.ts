@@ -185,6 +185,8 @@ export function renderFailure(
   const where = error.code === "FS_OUTSIDE_ROOT" ? path.given : path.shown;
   let message = pathErrorMessage(error.code, op, where, error.detail);
   if (error.code === "FS_NOT_FOUND" && op !== "write") message += didYouMean(suggestions);
+  // A path meant relative to the workspace, written with a leading `/` (C12.10).
+  if (error.code === "FS_OUTSIDE_ROOT") message += didYouMean(suggestions);
   return renderError(message);
 }
 

@@ -150,6 +150,10 @@ export function readDirectoryMessage(displayPath: string): string {
   return `cannot read ${quotePath(displayPath)}: not a regular file; it is a directory, use list`;
 }
 
+/** The `old_string` validation message with its hint (C12.12, extending C4.4's). */
+export const EMPTY_OLD_STRING =
+  "old_string must be a non-empty string; to create a file use write, and to insert text include a neighbouring line in old_string and new_string";
+
 /** The reason of C12.7, after `cannot write "<path>": `. */
 export const WRITE_UNREAD_REASON = "the file already exists; read it first";
 

@@ -24,11 +24,12 @@ export function renderWrite(displayPath: string, operation: "create" | "update")
  *
  * @param displayPath The file's display path.
  * @param replaceAll Whether `replace_all` was set.
+ * @param count How many occurrences were replaced (shown with `replace_all`, C4.4).
  * @returns The model-facing text.
  */
-export function renderEdit(displayPath: string, replaceAll: boolean): string {
+export function renderEdit(displayPath: string, replaceAll: boolean, count = 1): string {
   const shown = renderName(displayPath);
   return replaceAll
-    ? `The file ${shown} has been updated. All occurrences were successfully replaced.`
+    ? `The file ${shown} has been updated. All ${count} occurrences were successfully replaced.`
     : `The file ${shown} has been updated successfully.`;
 }

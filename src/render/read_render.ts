@@ -13,10 +13,12 @@ export interface ReadWindowEnd {
   start: number;
   /** The last rendered line (`start - 1` for an empty window). */
   end: number;
-  /** The file's total lines; absent when the byte cap ended the window before the end. */
+  /** The file's total lines; absent when the byte cap ended the window and no pass counted them. */
   totalLines?: number;
   /** Whether the byte cap ended the window. */
   capped: boolean;
+  /** The byte cap (`readMaxBytes`), named in the capped footer. */
+  maxBytes?: number;
 }
 
 /**
@@ -60,7 +62,8 @@ export function formatLine(line: ReadLine): string {
  */
 export function readFooter(end: ReadWindowEnd): string {
   if (end.capped || end.totalLines === undefined) {
-    return `(Output capped. Showing lines ${end.start}-${end.end}. Use offset=${
+    const of = end.totalLines === undefined ? "" : ` of ${end.totalLines}`;
+    return `(Output capped at ${end.maxBytes} bytes. Showing lines ${end.start}-${end.end}${of}. Use offset=${
       end.end + 1
     } to continue.)`;
   }

@@ -7,15 +7,39 @@
 
 import { renderName } from "./names.ts";
 import { truncateLine } from "./read_render.ts";
-import { plural, renderView } from "./_view.ts";
-import { utf8Length } from "../text/utf8.ts";
+import { plural } from "./_view.ts";
+import {
+  Budget,
+  continueAt,
+  envelope,
+  pathLines,
+  type SearchView,
+  type SearchWindow,
+} from "./_search_view.ts";
+
+export type { SearchView, SearchWindow } from "./_search_view.ts";
 
 /** Validation messages of C10 and C11 (`path`'s are `VALIDATION_MESSAGES`'), in the order they are checked. */
 export const SEARCH_MESSAGES = {
   pattern: "pattern must be a non-empty string",
   globWhenGiven: "glob must be a non-empty string when given",
   ignoreCase: "ignore_case must be a boolean when given",
+  offset: "offset must be a positive integer",
+  sort: 'sort must be one of "path", "size", "modified"',
+  patternList: "pattern must be a non-empty string or an array of 1 to 20 non-empty strings",
+  globList: "glob must be a non-empty string or an array of 1 to 20 non-empty strings",
+  patternIncludes: 'pattern needs at least one pattern without "!"',
 } as const;
+
+/**
+ * The message for a pattern using a construct RE2 lacks (C12.12).
+ *
+ * @param construct The construct as written.
+ * @returns The message.
+ */
+export function unsupportedPatternMessage(construct: string): string {
+  return `invalid pattern: ${construct} is not supported (RE2 syntax: no look-around, no back-references, repeat counts up to 1000)`;
+}
 
 /**
  * The message for an `output_mode` that is not one of the modes (C11).
@@ -47,90 +71,6 @@ export function invalidPatternMessage(engineMessage: string): string {
   return `invalid pattern: ${engineMessage}`;
 }
 
-/** `(<n> files match <pattern>)`-style footers, shared by `glob` and `grep`'s files mode. */
-function filesFooter(
-  shown: number,
-  total: number,
-  pattern: string,
-  narrow: string,
-  none: string,
-): string {
-  const p = JSON.stringify(pattern);
-  if (total === 0) return none;
-  if (shown < total) {
-    return `(Showing ${shown} of ${
-      plural(total, "file", "files")
-    } matching ${p}, in path order; narrow the ${narrow} to see the rest.)`;
-  }
-  return `(${plural(total, "file matches", "files match")} ${p})`;
-}
-
-function envelope(displayPath: string, type: string, body: string[], footer: string): string {
-  return renderView(displayPath, type, body.length ? body.join("\n") + "\n" : "", footer);
-}
-
-/** Lines under a byte budget: each counts its UTF-8 bytes plus one for its `\n` (C9.8). */
-class Budget {
-  #left: number;
-  constructor(maxBytes: number) {
-    this.#left = maxBytes;
-  }
-  /** Takes the lines if all fit; else takes nothing. */
-  take(...lines: string[]): boolean {
-    let cost = 0;
-    for (const line of lines) cost += utf8Length(line) + 1;
-    if (cost > this.#left) return false;
-    this.#left -= cost;
-    return true;
-  }
-}
-
-/** A list of paths as rendered: the view and how many paths it shows. */
-export interface SearchView {
-  /** The exact text. */
-  text: string;
-  /** How many items (paths, or matching lines in `content` mode) the view shows. */
-  shown: number;
-}
-
-/**
- * Renders a `glob` result (C10).
- *
- * @param displayPath The search directory's display path.
- * @param pattern The pattern.
- * @param paths Every matching file's display path, in path order.
- * @param maxFiles `globMaxFiles`.
- * @param maxBytes `readMaxBytes`.
- * @returns The view.
- */
-export function renderGlob(
-  displayPath: string,
-  pattern: string,
-  paths: readonly string[],
-  maxFiles: number,
-  maxBytes: number,
-): SearchView {
-  const body = pathLines(paths.map((p) => renderName(p)), maxFiles, maxBytes);
-  const footer = filesFooter(
-    body.length,
-    paths.length,
-    pattern,
-    "pattern or path",
-    `(No files match ${JSON.stringify(pattern)})`,
-  );
-  return { text: envelope(displayPath, "glob", body, footer), shown: body.length };
-}
-
-function pathLines(lines: readonly string[], max: number, maxBytes: number): string[] {
-  const budget = new Budget(maxBytes);
-  const out: string[] = [];
-  for (const line of lines) {
-    if (out.length >= max || !budget.take(line)) break;
-    out.push(line);
-  }
-  return out;
-}
-
 /** One file's kept lines for the `content` mode. */
 export interface GrepFileView {
   /** The file's display path. */
@@ -153,54 +93,106 @@ export interface GrepContentView extends SearchView {
   rendered: { file: number; number: number; text: string }[];
 }
 
-function noMatches(pattern: string): string {
-  return `(No matches for ${JSON.stringify(pattern)})`;
+/** Totals of a complete search. */
+export interface GrepCounts extends GrepTotals {
+  /** Files searched (C11 `<s>`). */
+  searched: number;
 }
 
-function matchesFooter(shown: number, totals: GrepTotals): string {
-  const n = plural(totals.matches, "match", "matches");
-  const m = plural(totals.files, "file", "files");
-  if (shown < totals.matches) {
-    return `(Showing ${shown} of ${n} in ${m}, in path order; narrow the pattern, path or glob to see the rest.)`;
-  }
-  return `(${n} in ${m})`;
+/** `<s> files searched` (C11). */
+function searchedText(searched: number): string {
+  return `${plural(searched, "file", "files")} searched`;
+}
+
+/** `<n> matching lines in <m> files; <s> files searched` (C11). */
+function lineCounts(counts: GrepCounts): string {
+  return `${plural(counts.matches, "matching line", "matching lines")} in ${
+    plural(counts.files, "file", "files")
+  }; ${searchedText(counts.searched)}`;
+}
+
+/** `<m> files match <pattern>; <s> files searched` (C11). */
+function fileCounts(counts: GrepCounts, pattern: string): string {
+  return `${plural(counts.files, "file matches", "files match")} ${pattern}; ${
+    searchedText(counts.searched)
+  }`;
+}
+
+/** The footer of a search without a match (C11). */
+function noMatches(pattern: string, searched: number): string {
+  const p = JSON.stringify(pattern);
+  return searched === 0
+    ? `(No matches for ${p}; no files were searched, so check path and glob)`
+    : `(No matches for ${p}; ${searchedText(searched)})`;
 }
 
 /**
- * Renders `grep` in the `content` mode (C11).
+ * The message for an offset past the last matching line (`content`, `count`) or file
+ * (`files_with_matches`) of a `grep` (C11).
+ *
+ * @param offset The offset given.
+ * @param pattern The pattern.
+ * @param counts The complete search's counts.
+ * @param mode The output mode.
+ * @returns The message.
+ */
+export function grepOffsetMessage(
+  offset: number,
+  pattern: string,
+  counts: GrepCounts,
+  mode: "content" | "files_with_matches" | "count",
+): string {
+  const what = mode === "files_with_matches"
+    ? fileCounts(counts, JSON.stringify(pattern))
+    : lineCounts(counts);
+  return `offset ${offset} is out of range (${what})`;
+}
+
+/**
+ * Renders `grep` in the `content` mode (C11): the matching lines from `window.offset` on.
  *
  * @param displayPath The search path's display path.
  * @param pattern The pattern.
  * @param files The files with kept lines, in path order.
- * @param totals The complete search's totals.
- * @param options `grepMaxMatches`, `readMaxBytes`, `readMaxLineLength` and `context` (`--`
- *   separates non-adjacent groups only when it is above 0).
+ * @param counts The complete search's counts.
+ * @param window The offset, `grepMaxMatches` and `readMaxBytes`.
+ * @param options `readMaxLineLength` and `context` (`--` separates non-adjacent groups only
+ *   when it is above 0).
  * @returns The view.
  */
 export function renderGrepContent(
   displayPath: string,
   pattern: string,
   files: readonly GrepFileView[],
-  totals: GrepTotals,
-  options: { maxMatches: number; maxBytes: number; maxLineLength: number; context: number },
+  counts: GrepCounts,
+  window: SearchWindow,
+  options: { maxLineLength: number; context: number },
 ): GrepContentView {
-  if (totals.matches === 0) {
-    return { text: envelope(displayPath, "grep", [], noMatches(pattern)), shown: 0, rendered: [] };
+  if (counts.matches === 0) {
+    const footer = noMatches(pattern, counts.searched);
+    return { text: envelope(displayPath, "grep", [], footer), shown: 0, rendered: [] };
   }
-  const budget = new Budget(options.maxBytes);
+  const budget = new Budget(window.maxBytes);
   const body: string[] = [];
   const rendered: GrepContentView["rendered"] = [];
+  let skip = window.offset - 1; // matching lines before the window
   let shown = 0;
-  let full = false;
-  files: for (let f = 0; f < files.length && !full; f++) {
+  files: for (let f = 0; f < files.length; f++) {
     const file = files[f];
+    let lines = file.lines;
+    if (skip > 0) {
+      const inFile = lines.filter((l) => l.match).length;
+      if (inFile <= skip) {
+        skip -= inFile;
+        continue;
+      }
+      lines = fromMatch(lines, skip, options.context);
+      skip = 0;
+    }
     let started = false;
     let previous = 0;
-    for (const line of file.lines) {
-      if (line.match && shown >= options.maxMatches) {
-        full = true;
-        break files;
-      }
+    for (const line of lines) {
+      if (line.match && shown >= window.max) break files;
       const text = `${line.number}${line.match ? ":" : "-"} ${
         truncateLine(line.text, options.maxLineLength)
       }`;
@@ -209,10 +201,7 @@ export function renderGrepContent(
         if (body.length) lead.push("");
         lead.push(renderName(file.path));
       } else if (options.context > 0 && line.number > previous + 1) lead.push("--");
-      if (!budget.take(...lead, text)) {
-        full = true;
-        break files;
-      }
+      if (!budget.take(...lead, text)) break files;
       body.push(...lead, text);
       started = true;
       previous = line.number;
@@ -222,40 +211,82 @@ export function renderGrepContent(
       }
     }
   }
-  return {
-    text: envelope(displayPath, "grep", body, matchesFooter(shown, totals)),
-    shown,
-    rendered,
-  };
+  const a = window.offset;
+  const b = a + shown - 1;
+  const footer = a === 1 && shown === counts.matches
+    ? `(${lineCounts(counts)})`
+    : `(Showing matching lines ${a}-${b} of ${counts.matches} in ${
+      plural(counts.files, "file", "files")
+    }; ${searchedText(counts.searched)}.${continueAt(b, counts.matches)})`;
+  return { text: envelope(displayPath, "grep", body, footer), shown, rendered };
 }
 
 /**
- * Renders `grep` in the `files_with_matches` or `count` mode (C11).
+ * A file's kept lines from its `(skip + 1)`th matching line on, with the context lines before it
+ * that follow the last skipped matching line.
+ */
+function fromMatch(
+  lines: GrepFileView["lines"],
+  skip: number,
+  context: number,
+): GrepFileView["lines"] {
+  let seen = 0;
+  let lastSkipped = -1;
+  for (let i = 0; i < lines.length; i++) {
+    if (!lines[i].match) continue;
+    if (seen++ < skip) {
+      lastSkipped = i;
+      continue;
+    }
+    const first = lines[i].number;
+    let from = i;
+    while (
+      from - 1 > lastSkipped && !lines[from - 1].match &&
+      lines[from - 1].number >= first - context
+    ) from--;
+    return lines.slice(from);
+  }
+  return [];
+}
+
+/**
+ * Renders `grep` in the `files_with_matches` or `count` mode (C11): the files from
+ * `window.offset` on.
  *
  * @param displayPath The search path's display path.
  * @param pattern The pattern.
  * @param files Every file with a match: display path and matching lines, in path order.
- * @param totals The complete search's totals.
- * @param options The mode, `globMaxFiles` and `readMaxBytes`.
+ * @param counts The complete search's counts.
+ * @param mode The mode.
+ * @param window The offset, `globMaxFiles` and `readMaxBytes`.
  * @returns The view.
  */
 export function renderGrepFiles(
   displayPath: string,
   pattern: string,
   files: readonly { path: string; matches: number }[],
-  totals: GrepTotals,
-  options: { mode: "files_with_matches" | "count"; maxFiles: number; maxBytes: number },
+  counts: GrepCounts,
+  mode: "files_with_matches" | "count",
+  window: SearchWindow,
 ): SearchView {
-  if (totals.matches === 0) {
-    return { text: envelope(displayPath, "grep", [], noMatches(pattern)), shown: 0 };
+  if (counts.matches === 0) {
+    const footer = noMatches(pattern, counts.searched);
+    return { text: envelope(displayPath, "grep", [], footer), shown: 0 };
   }
-  const lines = files.map((f) =>
-    options.mode === "count" ? `${renderName(f.path)}: ${f.matches}` : renderName(f.path)
+  const lines = files.slice(window.offset - 1).map((f) =>
+    mode === "count" ? `${renderName(f.path)}: ${f.matches}` : renderName(f.path)
   );
-  const body = pathLines(lines, options.maxFiles, options.maxBytes);
-  const narrow = "pattern, path or glob";
-  const footer = options.mode === "count" && body.length === files.length
-    ? matchesFooter(totals.matches, totals)
-    : filesFooter(body.length, totals.files, pattern, narrow, noMatches(pattern));
+  const body = pathLines(lines, window.max, window.maxBytes);
+  const p = JSON.stringify(pattern);
+  const a = window.offset;
+  const b = a + body.length - 1;
+  let footer: string;
+  if (a === 1 && body.length === files.length) {
+    footer = mode === "count" ? `(${lineCounts(counts)})` : `(${fileCounts(counts, p)})`;
+  } else {
+    footer = `(Showing files ${a}-${b} of ${counts.files} matching ${p}; ${
+      searchedText(counts.searched)
+    }.${continueAt(b, counts.files)})`;
+  }
   return { text: envelope(displayPath, "grep", body, footer), shown: body.length };
 }

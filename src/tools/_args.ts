@@ -32,3 +32,19 @@ export function optionalString(value: unknown, message: string): string | undefi
 export function isPositiveInteger(value: unknown): value is number {
   return typeof value === "number" && Number.isSafeInteger(value) && value >= 1;
 }
+
+/**
+ * A glob argument (C9.3): one non-empty string or an array of 1 to 20 of them, else
+ * `FS_INVALID_ARGUMENT` with `stringMessage` (not an array) or `listMessage` (a bad array).
+ */
+export function requireGlobs(
+  value: unknown,
+  stringMessage: string,
+  listMessage: string,
+): string | string[] {
+  if (!Array.isArray(value)) return requireString(value, stringMessage);
+  const good = value.length >= 1 && value.length <= 20 &&
+    value.every((p) => typeof p === "string" && p !== "");
+  if (!good) throw invalid(listMessage);
+  return [...value] as string[];
+}

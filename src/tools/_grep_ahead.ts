@@ -24,6 +24,8 @@ interface Asked {
 export class AheadFilter {
   #batch: SearchFile[] = [];
   #asked: Asked[] = [];
+  /** Files read ahead and found to lack a literal: searched, without a match. */
+  ruledOut = 0;
 
   private constructor(
     readonly fs: FsProvider,
@@ -85,6 +87,7 @@ export class AheadFilter {
     }
     for (let i = 0; i < files.length; i++) {
       if (!marks || marks[i] !== 0) await this.search(files[i]);
+      else this.ruledOut++;
     }
   }
 }

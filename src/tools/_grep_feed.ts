@@ -141,8 +141,9 @@ class BlockFeeder {
     if (rest < chunk.length) this.#pending = chunk.slice(rest);
   }
 
-  /** Feeds the last partial line, if any. */
+  /** Feeds the last partial line, if any; a binary file is told apart even without a match. */
   end(): void {
+    this.#checkHead();
     if (this.#pending) this.feed(this.#pending, true);
     this.#pending = null;
   }

@@ -7,6 +7,7 @@
 
 import { FsError } from "../fs_error.ts";
 import { VALIDATION_MESSAGES } from "../render/errors.ts";
+import { EMPTY_OLD_STRING } from "../render/hints.ts";
 import { renderEdit } from "../render/mutation_render.ts";
 import { invalid, optional, requirePath } from "./_args.ts";
 import {
@@ -44,9 +45,7 @@ function parse(a: Record<string, unknown>): EditArgs {
   const filePath = requirePath(a.file_path);
   const oldString = a.old_string;
   const newString = a.new_string;
-  if (typeof oldString !== "string" || oldString === "") {
-    throw invalid(VALIDATION_MESSAGES.oldString);
-  }
+  if (typeof oldString !== "string" || oldString === "") throw invalid(EMPTY_OLD_STRING);
   if (typeof newString !== "string") throw invalid(VALIDATION_MESSAGES.newString);
   const replaceAll = optional(a.replace_all) ?? false;
   if (typeof replaceAll !== "boolean") throw invalid(VALIDATION_MESSAGES.replaceAll);
@@ -80,8 +79,13 @@ function run(args: EditArgs, env: ToolEnv): Promise<ToolSuccess<EditValue>> {
         }
       }, { precondition, signal });
       env.emit("edit", target, outcome.version);
+      const count = planned?.plan.positions.length;
       return {
-        content: await withSnippet(renderEdit(shown, request.replaceAll), planned?.plan, env),
+        content: await withSnippet(
+          renderEdit(shown, request.replaceAll, count),
+          planned?.plan,
+          env,
+        ),
         value: withTexts({ path: target.path }, () => textsOf(outcome, planned)),
       };
     },

@@ -1,26 +1,37 @@
 /**
- * The `glob` executor (CONTRACT C10): files whose path matches a pattern.
+ * The `glob` executor (CONTRACT C10): files whose path matches a pattern, in path, size or
+ * modification order, a window of them at a time.
  *
  * @module
  */
 
 import { FsError } from "../fs_error.ts";
 import { displayPath } from "../provider/roots.ts";
-import { renderGlob, SEARCH_MESSAGES } from "../render/search_render.ts";
-import { compileGlob } from "../text/glob_match.ts";
-import { optionalString, requireString } from "./_args.ts";
+import { globOffsetMessage, type GlobOrder, renderGlob } from "../render/glob_render.ts";
+import { SEARCH_MESSAGES } from "../render/search_render.ts";
+import { compileGlobSet, type GlobSet } from "../text/glob_set.ts";
+import { invalid, isPositiveInteger, optional, optionalString, requireGlobs } from "./_args.ts";
 import { VALIDATION_MESSAGES } from "../render/errors.ts";
 import { resolveIn, type Tool, type ToolEnv, type ToolSuccess } from "./_context.ts";
-import { walkFiles } from "./_search_walk.ts";
+import { type SearchFile, walkFiles } from "./_search_walk.ts";
 
 import type { GlobValue } from "../types.ts";
+import { GLOB_SORTS } from "../present/specs/glob.ts";
+
+const ORDERS: readonly GlobOrder[] = GLOB_SORTS;
 
 /** Validated `glob` arguments. */
 export interface GlobRequest {
-  /** The glob. */
-  pattern: string;
+  /** The glob argument as given: one pattern or several (C9.3). */
+  pattern: string | string[];
+  /** The compiled patterns. */
+  compiled: GlobSet;
   /** The search directory as the caller gave it, or `undefined` for the session cwd. */
   path?: string;
+  /** The order of the files. */
+  sort: GlobOrder;
+  /** The first file to show, 1-based. */
+  offset: number;
 }
 
 /** `glob`: its arguments checked, then the files below the directory matched. */
@@ -33,8 +44,15 @@ export const globTool: Tool<GlobRequest, GlobValue> = { parse: parseGlob, run: r
  * @returns The request.
  */
 function parseGlob(a: Record<string, unknown>): GlobRequest {
-  const pattern = requireString(a.pattern, SEARCH_MESSAGES.pattern);
-  return { pattern, path: optionalString(a.path, VALIDATION_MESSAGES.pathWhenGiven) };
+  const pattern = requireGlobs(a.pattern, SEARCH_MESSAGES.pattern, SEARCH_MESSAGES.patternList);
+  const path = optionalString(a.path, VALIDATION_MESSAGES.pathWhenGiven);
+  const sort = optional(a.sort) ?? "path";
+  if (!(ORDERS as readonly unknown[]).includes(sort)) throw invalid(SEARCH_MESSAGES.sort);
+  const offset = optional(a.offset) ?? 1;
+  if (!isPositiveInteger(offset)) throw invalid(SEARCH_MESSAGES.offset);
+  const compiled = compileGlobSet(pattern);
+  if (!compiled.including) throw invalid(SEARCH_MESSAGES.patternIncludes);
+  return { pattern, compiled, path, sort: sort as GlobOrder, offset };
 }
 
 /** Runs `glob` with validated arguments. */
@@ -48,22 +66,53 @@ async function runGlob(
   const stat = await env.fs.stat(base, { signal });
   if (!stat) throw new FsError("FS_NOT_FOUND");
   if (stat.type !== "directory") throw new FsError("FS_NOT_DIRECTORY");
-  const files = await walkFiles(env.fs, base, { glob: compileGlob(request.pattern), signal });
+  let files: Sized[] = await walkFiles(env.fs, base, { glob: request.compiled, signal });
+  if (request.sort !== "path") files = await sortBy(files, request.sort, env);
   if (signal?.aborted) throw new FsError("FS_ABORTED");
+  if (request.offset > Math.max(files.length, 1)) {
+    throw new FsError("FS_OFFSET_OUT_OF_RANGE", {
+      message: globOffsetMessage(request.offset, files.length, request.pattern),
+    });
+  }
   const view = renderGlob(
     shown,
     request.pattern,
-    files.map((f) => displayPath(env.cwd, f.target.path)),
-    config.globMaxFiles,
-    config.readMaxBytes,
+    files.map((f) => ({ path: displayPath(env.cwd, f.target.path), size: f.size })),
+    request.sort,
+    { offset: request.offset, max: config.globMaxFiles, maxBytes: config.readMaxBytes },
   );
+  const from = request.offset - 1;
   return {
     content: view.text,
     value: {
       path: base.path,
       pattern: request.pattern,
-      files: files.slice(0, view.shown).map((f) => f.target.path),
+      files: files.slice(from, from + view.shown).map((f) => f.target.path),
       total: files.length,
     },
   };
+}
+
+/** A found file with the size and modification time its order needs. */
+interface Sized extends SearchFile {
+  size?: number;
+  mtime?: number;
+}
+
+/**
+ * The files largest or newest first, ties in path order (C10). A file that vanished since the
+ * walk counts as empty and oldest.
+ */
+async function sortBy(files: SearchFile[], order: GlobOrder, env: ToolEnv): Promise<Sized[]> {
+  const sized: Sized[] = [];
+  for (let i = 0; i < files.length; i += 32) {
+    const batch = files.slice(i, i + 32).map(async (file): Promise<Sized> => {
+      const stat = await env.fs.stat(file.target, { signal: env.signal }).catch(() => null);
+      return { ...file, size: stat?.size ?? 0, mtime: stat?.mtimeMs ?? 0 };
+    });
+    sized.push(...await Promise.all(batch));
+  }
+  const key = order === "size" ? (f: Sized) => f.size! : (f: Sized) => f.mtime!;
+  // A stable sort keeps path order (C9.4) among equal keys.
+  return sized.sort((a, b) => key(b) - key(a));
 }

@@ -12,15 +12,25 @@ import { displayPath } from "../provider/roots.ts";
 import {
   grepContextMessage,
   type GrepFileView,
+  grepOffsetMessage,
   grepOutputModeMessage,
   invalidPatternMessage,
   renderGrepContent,
   renderGrepFiles,
   SEARCH_MESSAGES,
+  unsupportedPatternMessage,
 } from "../render/search_render.ts";
-import { compileGlob } from "../text/glob_match.ts";
+import { compileGlobSet } from "../text/glob_set.ts";
+import { unsupportedConstruct } from "../text/re2_limits.ts";
 import { compileGrepPattern, type GrepPattern, GrepScanner } from "../text/grep_scan.ts";
-import { invalid, optional, optionalString, requireString } from "./_args.ts";
+import {
+  invalid,
+  isPositiveInteger,
+  optional,
+  optionalString,
+  requireGlobs,
+  requireString,
+} from "./_args.ts";
 import { VALIDATION_MESSAGES } from "../render/errors.ts";
 import { resolveIn, type Tool, type ToolEnv, type ToolSuccess } from "./_context.ts";
 import { AheadFilter } from "./_grep_ahead.ts";
@@ -41,12 +51,14 @@ export interface GrepRequest {
   compiled: GrepPattern;
   /** The search path as the caller gave it, or `undefined` for the session cwd. */
   path?: string;
-  /** The file filter. */
-  glob?: string;
+  /** The file filter as given: one glob or several (C9.3). */
+  glob?: string | string[];
   /** The output mode. */
   outputMode: GrepOutputMode;
   /** Context lines. */
   context: number;
+  /** The first matching line (`content`) or file (other modes) to show, 1-based. */
+  offset: number;
 }
 
 /** `grep`: its arguments checked and the pattern compiled, then the lines matched. */
@@ -61,7 +73,10 @@ export const grepTool: Tool<GrepRequest, GrepValue> = { parse: parseGrep, run: r
 function parseGrep(a: Record<string, unknown>): GrepRequest {
   const pattern = requireString(a.pattern, SEARCH_MESSAGES.pattern);
   const path = optionalString(a.path, VALIDATION_MESSAGES.pathWhenGiven);
-  const glob = optionalString(a.glob, SEARCH_MESSAGES.globWhenGiven);
+  const globGiven = optional(a.glob);
+  const glob = globGiven === undefined
+    ? undefined
+    : requireGlobs(globGiven, SEARCH_MESSAGES.globWhenGiven, SEARCH_MESSAGES.globList);
   const ignoreCase = optional(a.ignore_case) ?? false;
   if (typeof ignoreCase !== "boolean") throw invalid(SEARCH_MESSAGES.ignoreCase);
   const outputMode = optional(a.output_mode) ?? GREP_OUTPUT_MODES[0];
@@ -75,11 +90,17 @@ function parseGrep(a: Record<string, unknown>): GrepRequest {
   ) {
     throw invalid(grepContextMessage(GREP_MAX_CONTEXT));
   }
+  const offset = optional(a.offset) ?? 1;
+  if (!isPositiveInteger(offset)) throw invalid(SEARCH_MESSAGES.offset);
   let compiled: GrepPattern;
   try {
     compiled = compileGrepPattern(pattern, ignoreCase);
   } catch (error) {
-    throw invalid(invalidPatternMessage((error as Error).message));
+    const message = (error as Error).message;
+    const construct = unsupportedConstruct(pattern, message);
+    throw invalid(
+      construct ? unsupportedPatternMessage(construct) : invalidPatternMessage(message),
+    );
   }
   return {
     pattern,
@@ -88,6 +109,7 @@ function parseGrep(a: Record<string, unknown>): GrepRequest {
     glob,
     outputMode: outputMode as GrepOutputMode,
     context,
+    offset,
   };
 }
 
@@ -101,11 +123,13 @@ async function runGrep(
   const shown = displayPath(env.cwd, base.path);
   const stat = await env.fs.stat(base, { signal });
   if (!stat) throw new FsError("FS_NOT_FOUND");
-  const glob = request.glob === undefined ? null : compileGlob(request.glob);
+  const glob = request.glob === undefined ? null : compileGlobSet(request.glob);
   const single = stat.type === "file";
   if (!single && stat.type !== "directory") throw new FsError("FS_NOT_REGULAR_FILE");
   const content = request.outputMode === "content";
-  let keep = content ? config.grepMaxMatches : 0;
+  // Matching lines before the window are kept too: the view skips them.
+  let keep = content ? request.offset - 1 + config.grepMaxMatches : 0;
+  let searched = 0;
   const views: (GrepFileView & { target: FsTarget; matches: number })[] = [];
   let totalMatches = 0;
   // Each file is searched as the walk reaches it, in path order (C9.4).
@@ -121,6 +145,7 @@ async function runGrep(
       if (single) throw error;
       return; // unreadable or binary: skipped in a directory search
     }
+    searched++;
     if (scanner.matches === 0) return;
     totalMatches += scanner.matches;
     keep = Math.max(0, keep - scanner.kept);
@@ -141,8 +166,17 @@ async function runGrep(
     const options = { glob, signal, verifiedReadsOnly: true };
     await walkEach(env.fs, base, options, ahead ? (file) => ahead.add(file) : search);
     await ahead?.finish();
+    searched += ahead?.ruledOut ?? 0;
   }
-  const totals = { matches: totalMatches, files: views.length };
+  const counts = { matches: totalMatches, files: views.length, searched };
+  const mode = request.outputMode;
+  // `offset` counts matching lines in `content` mode, files in the others.
+  const items = content ? totalMatches : views.length;
+  if (request.offset > Math.max(items, 1)) {
+    throw new FsError("FS_OFFSET_OUT_OF_RANGE", {
+      message: grepOffsetMessage(request.offset, request.pattern, counts, mode),
+    });
+  }
   const value: GrepValue = {
     path: base.path,
     pattern: request.pattern,
@@ -150,13 +184,16 @@ async function runGrep(
     totalMatches,
     totalFiles: views.length,
   };
+  const window = { offset: request.offset, maxBytes: config.readMaxBytes };
   if (content) {
-    const view = renderGrepContent(shown, request.pattern, views, totals, {
-      maxMatches: config.grepMaxMatches,
-      maxBytes: config.readMaxBytes,
-      maxLineLength: config.readMaxLineLength,
-      context: request.context,
-    });
+    const view = renderGrepContent(
+      shown,
+      request.pattern,
+      views,
+      counts,
+      { ...window, max: config.grepMaxMatches },
+      { maxLineLength: config.readMaxLineLength, context: request.context },
+    );
     value.matches = view.rendered.map((r) => ({
       path: views[r.file].target.path,
       line: r.number,
@@ -172,16 +209,16 @@ async function runGrep(
     await observeRendered(env, [...rendered.values()]);
     return { content: view.text, value };
   }
-  const mode = request.outputMode as "files_with_matches" | "count";
-  const view = renderGrepFiles(shown, request.pattern, views, totals, {
-    mode,
-    maxFiles: config.globMaxFiles,
-    maxBytes: config.readMaxBytes,
+  const filesMode = mode as "files_with_matches" | "count";
+  const view = renderGrepFiles(shown, request.pattern, views, counts, filesMode, {
+    ...window,
+    max: config.globMaxFiles,
   });
-  value.matches = views.slice(0, view.shown).map((v) => ({
+  const from = request.offset - 1;
+  value.matches = views.slice(from, from + view.shown).map((v) => ({
     path: v.target.path,
     line: 0,
-    text: mode === "count" ? String(v.matches) : "",
+    text: filesMode === "count" ? String(v.matches) : "",
   }));
   return { content: view.text, value };
 }

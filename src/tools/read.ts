@@ -15,6 +15,7 @@ import {
 import { readDirectoryMessage } from "../render/hints.ts";
 import { renderRead, truncateLine } from "../render/read_render.ts";
 import { displayPath } from "../provider/roots.ts";
+import { countNewlines } from "../text/newlines.ts";
 import { invalid, isPositiveInteger, optional, requirePath } from "./_args.ts";
 import { looksBinary, resolveIn, type Tool, type ToolEnv, type ToolSuccess } from "./_context.ts";
 import {
@@ -82,6 +83,8 @@ async function run(
       yield bytes.subarray(position);
     };
     result = await scanWindow(source, window);
+    // The byte cap ended the window early: the total still costs only a count (C4.2).
+    if (result.totalLines === undefined) result.totalLines = countLines(bytes);
     version = content.version;
   } else {
     const handle = await env.fs.streamText(target, { signal });
@@ -90,6 +93,12 @@ async function run(
       let index = env.lineIndexes.get(handle.cacheKey);
       if (!index) env.lineIndexes.set(handle.cacheKey, index = newLineIndex());
       result = await scanWindow(handle.chunks, { ...window, index });
+      // A capped window of a streamed file: the total once a pass has counted it, or counted
+      // now when that is cheap (C4.2).
+      result.totalLines ??= index.totalLines;
+      if (result.totalLines === undefined && handle.size !== null && handle.size <= COUNT_MAX) {
+        result.totalLines = index.totalLines = await countChunks(handle.chunks(0));
+      }
       version = handle.version;
     } finally {
       handle.close();
@@ -107,11 +116,33 @@ async function run(
     end,
     totalLines: result.totalLines,
     capped: result.capped,
+    maxBytes: config.readMaxBytes,
   });
   env.emit("read", target, version);
   const value: ReadValue = { path: target.path, offset: request.offset, lines: result.lines };
   if (result.totalLines !== undefined) value.totalLines = result.totalLines;
   return { content, value };
+}
+
+/** A streamed file this size or smaller is counted through when the byte cap hides its total. */
+const COUNT_MAX = 1 << 20;
+
+/** The lines of a streamed file as C4.2 counts them (the caller knows it has two or more). */
+async function countChunks(source: AsyncIterable<Uint8Array>): Promise<number> {
+  let lines = 0;
+  let last = -1;
+  for await (const chunk of source) {
+    if (chunk.length === 0) continue;
+    lines += countNewlines(chunk);
+    last = chunk[chunk.length - 1];
+  }
+  return lines + (last !== -1 && last !== 0x0a ? 1 : 0);
+}
+
+/** The lines of a whole file as C4.2 counts them (the caller knows it is not only a BOM). */
+function countLines(bytes: Uint8Array): number {
+  const n = bytes.length;
+  return countNewlines(bytes) + (n > 0 && bytes[n - 1] !== 0x0a ? 1 : 0);
 }
 
 /** The first `size` bytes from a chunk source (fewer for a short file). */

@@ -38,7 +38,7 @@ import { grepTool } from "./grep.ts";
 import { listTool } from "./list.ts";
 import { moveTool } from "./move.ts";
 import { readTool } from "./read.ts";
-import { notFoundSuggestions } from "./suggest_paths.ts";
+import { notFoundSuggestions, outsideRootSuggestions } from "./suggest_paths.ts";
 import { writeTool } from "./write.ts";
 
 /** The registry: each tool's `{ parse, run }`, by name. */
@@ -190,8 +190,12 @@ export function createFsTools(options: CreateFsToolsOptions): FsTools {
       // The one place a failure becomes text.
       const e = error instanceof FsError ? error : toFsErrorSafe(error, call.signal);
       const target = resolve(call.here, call.given);
-      const suggestions = e.code === "FS_NOT_FOUND" && !e.hasMessage && call.op !== "write"
+      const suggestions = e.hasMessage
+        ? []
+        : e.code === "FS_NOT_FOUND" && call.op !== "write"
         ? await notFoundSuggestions(fs, call.op, target, call.here, call.signal)
+        : e.code === "FS_OUTSIDE_ROOT"
+        ? await outsideRootSuggestions(fs, call.op, call.given, call.here, call.signal)
         : [];
       const shown = displayPath(call.here, target);
       return {

@@ -65,8 +65,14 @@ export const SCHEMAS = {
   glob: {
     type: "object",
     properties: {
-      pattern: { type: "string", description: 'e.g. "src/**/*.ts"' },
+      pattern: {
+        type: ["string", "array"],
+        items: { type: "string" },
+        description: "e.g. src/**/*.ts or [*.ts, !*.test.ts]",
+      },
       path: { type: "string", description: "Directory; default: workspace." },
+      sort: { type: "string", enum: ["path", "size", "modified"] },
+      offset: { type: "integer", minimum: 1 },
     },
     required: ["pattern"],
     additionalProperties: false,
@@ -76,7 +82,11 @@ export const SCHEMAS = {
     properties: {
       pattern: { type: "string" },
       path: { type: "string", description: "File or directory; default: workspace." },
-      glob: { type: "string", description: 'File filter, e.g. "*.ts"' },
+      glob: {
+        type: ["string", "array"],
+        items: { type: "string" },
+        description: "File filter, e.g. *.ts or [*.ts, !*.test.ts]",
+      },
       ignore_case: { type: "boolean", default: false },
       output_mode: {
         type: "string",
@@ -84,6 +94,7 @@ export const SCHEMAS = {
         default: "content",
       },
       context: { type: "integer", minimum: 0, maximum: 10, default: 0 },
+      offset: { type: "integer", minimum: 1 },
     },
     required: ["pattern"],
     additionalProperties: false,

@@ -52,7 +52,7 @@ Deno.test("C10: glob footers — none, singular, capped by count and by bytes", 
       globText(
         ".",
         ["README.md", "src/a.ts"],
-        '(Showing 2 of 5 files matching "**", in path order; narrow the pattern or path to see the rest.)',
+        '(Showing files 1-2 of 5 matching "**", in path order. Use offset=3 to continue.)',
       ),
     );
     equal((result.value as { files: string[] }).files.length, 2);
@@ -67,7 +67,7 @@ Deno.test("C10: glob footers — none, singular, capped by count and by bytes", 
       globText(
         ".",
         ["README.md"],
-        '(Showing 1 of 5 files matching "**", in path order; narrow the pattern or path to see the rest.)',
+        '(Showing files 1-1 of 5 matching "**", in path order. Use offset=2 to continue.)',
       ),
     );
     const one = toolsAt(root, { config: { globMaxFiles: 1 } });

@@ -32,7 +32,7 @@ Deno.test("C11: grep content mode groups lines by file in path order", async () 
         "src/a.ts",
         "1: export function foo() {}",
         "2: const x = foo();",
-      ], "(4 matches in 3 files)"),
+      ], "(4 matching lines in 3 files; 4 files searched)"),
     );
     deepEqual(result.value, {
       path: root,
@@ -54,19 +54,23 @@ Deno.test("C11: grep footers — none, singular, ignore_case, glob filter", asyn
     const tools = toolsAt(root);
     equal(
       ok(await tools.execute("grep", { pattern: "zzz" })),
-      grepText(".", [], '(No matches for "zzz")'),
+      grepText(".", [], '(No matches for "zzz"; 4 files searched)'),
     );
     equal(
       ok(await tools.execute("grep", { pattern: "zzz", output_mode: "count" })),
-      grepText(".", [], '(No matches for "zzz")'),
+      grepText(".", [], '(No matches for "zzz"; 4 files searched)'),
     );
     equal(
       ok(await tools.execute("grep", { pattern: "bar" })),
-      grepText(".", ["lib/c.js", "2: bar"], "(1 match in 1 file)"),
+      grepText(".", ["lib/c.js", "2: bar"], "(1 matching line in 1 file; 4 files searched)"),
     );
     equal(
       ok(await tools.execute("grep", { pattern: "^foo$", ignore_case: true, path: "lib" })),
-      grepText("lib", ["lib/c.js", "1: foo", "3: FOO"], "(2 matches in 1 file)"),
+      grepText(
+        "lib",
+        ["lib/c.js", "1: foo", "3: FOO"],
+        "(2 matching lines in 1 file; 1 file searched)",
+      ),
     );
     equal(
       ok(await tools.execute("grep", { pattern: "foo", glob: "*.ts" })),
@@ -74,7 +78,7 @@ Deno.test("C11: grep footers — none, singular, ignore_case, glob filter", asyn
         "src/a.ts",
         "1: export function foo() {}",
         "2: const x = foo();",
-      ], "(2 matches in 1 file)"),
+      ], "(2 matching lines in 1 file; 2 files searched)"),
     );
   });
 });
@@ -84,16 +88,24 @@ Deno.test("C11: grep files_with_matches and count modes, uncapped and capped", a
     const tools = toolsAt(root);
     equal(
       ok(await tools.execute("grep", { pattern: "foo", output_mode: "files_with_matches" })),
-      grepText(".", ["lib/c.js", "notes.md", "src/a.ts"], '(3 files match "foo")'),
+      grepText(
+        ".",
+        ["lib/c.js", "notes.md", "src/a.ts"],
+        '(3 files match "foo"; 4 files searched)',
+      ),
     );
     equal(
       ok(await tools.execute("grep", { pattern: "bar", output_mode: "files_with_matches" })),
-      grepText(".", ["lib/c.js"], '(1 file matches "bar")'),
+      grepText(".", ["lib/c.js"], '(1 file matches "bar"; 4 files searched)'),
     );
     const result = await tools.execute("grep", { pattern: "foo", output_mode: "count" });
     equal(
       ok(result),
-      grepText(".", ["lib/c.js: 1", "notes.md: 1", "src/a.ts: 2"], "(4 matches in 3 files)"),
+      grepText(
+        ".",
+        ["lib/c.js: 1", "notes.md: 1", "src/a.ts: 2"],
+        "(4 matching lines in 3 files; 4 files searched)",
+      ),
     );
     deepEqual((result.value as { matches: unknown[] }).matches[2], {
       path: join(root, "src/a.ts"),
@@ -106,7 +118,7 @@ Deno.test("C11: grep files_with_matches and count modes, uncapped and capped", a
       grepText(
         ".",
         ["lib/c.js"],
-        '(Showing 1 of 3 files matching "foo", in path order; narrow the pattern, path or glob to see the rest.)',
+        '(Showing files 1-1 of 3 matching "foo"; 4 files searched. Use offset=2 to continue.)',
       ),
     );
     const countCapped = await capped.execute("grep", { pattern: "foo", output_mode: "count" });
@@ -115,14 +127,14 @@ Deno.test("C11: grep files_with_matches and count modes, uncapped and capped", a
       grepText(
         ".",
         ["lib/c.js: 1"],
-        '(Showing 1 of 3 files matching "foo", in path order; narrow the pattern, path or glob to see the rest.)',
+        '(Showing files 1-1 of 3 matching "foo"; 4 files searched. Use offset=2 to continue.)',
       ),
     );
     equal((countCapped.value as { totalMatches: number }).totalMatches, 4);
     const oneFile = toolsAt(root, { config: { globMaxFiles: 1 } });
     equal(
       ok(await oneFile.execute("grep", { pattern: "bar", output_mode: "files_with_matches" })),
-      grepText(".", ["lib/c.js"], '(1 file matches "bar")'),
+      grepText(".", ["lib/c.js"], '(1 file matches "bar"; 4 files searched)'),
     );
   });
 });
@@ -136,7 +148,7 @@ Deno.test("C9.7/C9.8: grep content capped by grepMaxMatches and by readMaxBytes"
       grepText(
         ".",
         ["lib/c.js", "1: foo"],
-        "(Showing 1 of 4 matches in 3 files, in path order; narrow the pattern, path or glob to see the rest.)",
+        "(Showing matching lines 1-1 of 4 in 3 files; 4 files searched. Use offset=2 to continue.)",
       ),
     );
     deepEqual(result.value, {
@@ -153,7 +165,7 @@ Deno.test("C9.7/C9.8: grep content capped by grepMaxMatches and by readMaxBytes"
       grepText(
         ".",
         ["lib/c.js", "1: foo"],
-        "(Showing 1 of 4 matches in 3 files, in path order; narrow the pattern, path or glob to see the rest.)",
+        "(Showing matching lines 1-1 of 4 in 3 files; 4 files searched. Use offset=2 to continue.)",
       ),
     );
     // A path line is never rendered without a line of its group.
@@ -163,7 +175,7 @@ Deno.test("C9.7/C9.8: grep content capped by grepMaxMatches and by readMaxBytes"
       grepText(
         ".",
         [],
-        "(Showing 0 of 1 match in 1 file, in path order; narrow the pattern, path or glob to see the rest.)",
+        "(Showing matching lines 1-0 of 1 in 1 file; 4 files searched. Use offset=1 to continue.)",
       ),
     );
   });
@@ -197,7 +209,7 @@ Deno.test("C11: grep context lines, merging of touching groups and -- separators
         "",
         "g.txt",
         "1: hit",
-      ], "(4 matches in 2 files)"),
+      ], "(4 matching lines in 2 files; 2 files searched)"),
     );
     // Touching groups (no line between them) merge: lines 4-5 after 3 reach 6's before-context.
     equal(
@@ -210,7 +222,7 @@ Deno.test("C11: grep context lines, merging of touching groups and -- separators
         "5- line 5",
         "6: hit 6",
         "7- line 7",
-      ], "(2 matches in 1 file)"),
+      ], "(2 matching lines in 1 file; 1 file searched)"),
     );
   });
 });
@@ -224,6 +236,18 @@ Deno.test("C11: grep validation messages, in order", async () => {
       [{ pattern: "a", path: "" }, "path must be a non-empty string when given"],
       [{ pattern: "a", glob: "" }, "glob must be a non-empty string when given"],
       [{ pattern: "a", glob: 1 }, "glob must be a non-empty string when given"],
+      [
+        { pattern: "a", glob: [] },
+        "glob must be a non-empty string or an array of 1 to 20 non-empty strings",
+      ],
+      [
+        { pattern: "a", glob: ["*.ts", ""] },
+        "glob must be a non-empty string or an array of 1 to 20 non-empty strings",
+      ],
+      [
+        { pattern: "a", glob: Array(21).fill("*.ts") },
+        "glob must be a non-empty string or an array of 1 to 20 non-empty strings",
+      ],
       [{ pattern: "a", ignore_case: "yes" }, "ignore_case must be a boolean when given"],
       [
         { pattern: "a", output_mode: "lines" },
@@ -232,10 +256,13 @@ Deno.test("C11: grep validation messages, in order", async () => {
       [{ pattern: "a", context: 11 }, "context must be an integer from 0 to 10"],
       [{ pattern: "a", context: -1 }, "context must be an integer from 0 to 10"],
       [{ pattern: "a", context: 1.5 }, "context must be an integer from 0 to 10"],
+      [{ pattern: "a", offset: 0 }, "offset must be a positive integer"],
+      [{ pattern: "a", offset: "2" }, "offset must be a positive integer"],
+      [{ pattern: "a(b", offset: 0 }, "offset must be a positive integer"],
       [{ pattern: "a(b" }, "invalid pattern: error parsing regexp: missing closing ): `a(b`"],
       [
         { pattern: "(?=a)" },
-        "invalid pattern: error parsing regexp: invalid or unsupported Perl syntax: `(?=`",
+        "invalid pattern: (?= is not supported (RE2 syntax: no look-around, no back-references, repeat counts up to 1000)",
       ],
       [{ pattern: "a(b", path: "" }, "path must be a non-empty string when given"],
       [{ pattern: "a", path: "x\0" }, "path must not contain a NUL byte"],
@@ -255,6 +282,7 @@ Deno.test("C11: grep validation messages, in order", async () => {
         ignore_case: null,
         output_mode: null,
         context: null,
+        offset: null,
       })).isError,
     );
   });
@@ -280,7 +308,11 @@ Deno.test("C11: grep errors — not found, not a regular file, binary, outside t
       // In a directory search the binary file is skipped.
       equal(
         ok(await tools.execute("grep", { pattern: "foo", output_mode: "files_with_matches" })),
-        grepText(".", ["lib/c.js", "notes.md", "src/a.ts"], '(3 files match "foo")'),
+        grepText(
+          ".",
+          ["lib/c.js", "notes.md", "src/a.ts"],
+          '(3 files match "foo"; 4 files searched)',
+        ),
       );
       if (Deno.build.os !== "windows" && granted("run")) {
         const fifo = join(root, "pipe");
@@ -305,23 +337,39 @@ Deno.test("C11: grep on a single file — hidden or ignored, glob applies to its
     const tools = toolsAt(root);
     equal(
       ok(await tools.execute("grep", { pattern: "foo" })),
-      grepText(".", [], '(No matches for "foo")'),
+      grepText(
+        ".",
+        [],
+        '(No matches for "foo"; no files were searched, so check path and glob)',
+      ),
     );
     equal(
       ok(await tools.execute("grep", { pattern: "foo", path: "secret.txt" })),
-      grepText("secret.txt", ["secret.txt", "1: foo"], "(1 match in 1 file)"),
+      grepText(
+        "secret.txt",
+        ["secret.txt", "1: foo"],
+        "(1 matching line in 1 file; 1 file searched)",
+      ),
     );
     equal(
       ok(await tools.execute("grep", { pattern: "foo", path: ".hidden" })),
-      grepText(".hidden", [".hidden", "1: foo"], "(1 match in 1 file)"),
+      grepText(".hidden", [".hidden", "1: foo"], "(1 matching line in 1 file; 1 file searched)"),
     );
     equal(
       ok(await tools.execute("grep", { pattern: "foo", path: "secret.txt", glob: "*.md" })),
-      grepText("secret.txt", [], '(No matches for "foo")'),
+      grepText(
+        "secret.txt",
+        [],
+        '(No matches for "foo"; no files were searched, so check path and glob)',
+      ),
     );
     equal(
       ok(await tools.execute("grep", { pattern: "foo", path: "secret.txt", glob: "*.txt" })),
-      grepText("secret.txt", ["secret.txt", "1: foo"], "(1 match in 1 file)"),
+      grepText(
+        "secret.txt",
+        ["secret.txt", "1: foo"],
+        "(1 matching line in 1 file; 1 file searched)",
+      ),
     );
   });
 });
@@ -349,15 +397,19 @@ Deno.test("C11: grep lines as read sees them — CRLF, BOM, invalid UTF-8, no fi
         "",
         "tail.txt",
         "2: foo",
-      ], "(5 matches in 4 files)"),
+      ], "(5 matching lines in 4 files; 4 files searched)"),
     );
     equal(
       ok(await tools.execute("grep", { pattern: "^foo", path: "bom.txt" })),
-      grepText("bom.txt", ["bom.txt", "1: foo first"], "(1 match in 1 file)"),
+      grepText(
+        "bom.txt",
+        ["bom.txt", "1: foo first"],
+        "(1 matching line in 1 file; 1 file searched)",
+      ),
     );
     equal(
       ok(await tools.execute("grep", { pattern: "foo\\$$", path: "crlf.txt" })),
-      grepText("crlf.txt", ["crlf.txt", "3: foo$"], "(1 match in 1 file)"),
+      grepText("crlf.txt", ["crlf.txt", "3: foo$"], "(1 matching line in 1 file; 1 file searched)"),
     );
   });
 });
@@ -367,7 +419,11 @@ Deno.test("C11: grep truncates long lines as read does", async () => {
     const tools = toolsAt(root, { config: { readMaxLineLength: 5 } });
     equal(
       ok(await tools.execute("grep", { pattern: "foo" })),
-      grepText(".", ["long.txt", "1: fooxx... (line truncated to 5 chars)"], "(1 match in 1 file)"),
+      grepText(
+        ".",
+        ["long.txt", "1: fooxx... (line truncated to 5 chars)"],
+        "(1 matching line in 1 file; 1 file searched)",
+      ),
     );
   });
 });
@@ -395,7 +451,7 @@ Deno.test("C11: grep's ReDoS guard — (a+)+$ over long a…! lines finishes qui
     // the test would never finish with a backtracking engine.
     equal(
       ok(await tools.execute("grep", { pattern: "(a+)+$" })),
-      grepText(".", [], '(No matches for "(a+)+$")'),
+      grepText(".", [], '(No matches for "(a+)+$"; 1 file searched)'),
     );
   });
 });
@@ -412,11 +468,11 @@ Deno.test("C9.2: grep skips .git, hidden files, symlinks and .gitignored paths",
     const tools = toolsAt(root);
     equal(
       ok(await tools.execute("grep", { pattern: "foo" })),
-      grepText(".", ["real.txt", "1: foo"], "(1 match in 1 file)"),
+      grepText(".", ["real.txt", "1: foo"], "(1 matching line in 1 file; 1 file searched)"),
     );
     equal(
       ok(await tools.execute("grep", { pattern: "foo", glob: ".hidden/*" })),
-      grepText(".", [".hidden/y", "1: foo"], "(1 match in 1 file)"),
+      grepText(".", [".hidden/y", "1: foo"], "(1 matching line in 1 file; 1 file searched)"),
     );
   });
 });
@@ -426,7 +482,11 @@ Deno.test("C3.9: grep shows an unsafe file name as a JSON string", async () => {
     const tools = toolsAt(root);
     equal(
       ok(await tools.execute("grep", { pattern: "foo" })),
-      grepText(".", [JSON.stringify("a\u202Eb.txt"), "1: foo"], "(1 match in 1 file)"),
+      grepText(
+        ".",
+        [JSON.stringify("a\u202Eb.txt"), "1: foo"],
+        "(1 matching line in 1 file; 1 file searched)",
+      ),
     );
   });
 });
@@ -485,6 +545,11 @@ Deno.test("C9.4: grep reports files in path order while the walk streams, nested
     const paths = (result.value as { matches: { path: string }[] }).matches
       .map((m) => m.path.slice(root.length + 1));
     deepEqual(paths, [...names].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0)));
-    assert(ok(result).endsWith(`(${names.length} matches in ${names.length} files)\n</content>`));
+    const n = names.length;
+    assert(
+      ok(result).endsWith(
+        `(${n} matching lines in ${n} files; ${n} files searched)\n</content>`,
+      ),
+    );
   });
 });

@@ -433,7 +433,7 @@ Deno.test("C12.8 editSnippet n shows n lines around the first replacement as rea
             replace_all: true,
           }),
         ),
-        "The file b.txt has been updated. All occurrences were successfully replaced.\n\n1: X\n2: y\n3: X\n(2 more replacements not shown)",
+        "The file b.txt has been updated. All 3 occurrences were successfully replaced.\n\n1: X\n2: y\n3: X\n(2 more replacements not shown)",
       );
       assert.equal(
         ok(await tools.execute("edit", { file_path: "w.txt", old_string: "c", new_string: "C" })),
@@ -457,7 +457,7 @@ Deno.test("C12.8 the snippet truncates long lines and says one more replacement"
           replace_all: true,
         }),
       ),
-      "The file a.txt has been updated. All occurrences were successfully replaced.\n\n1: z yyyyyyyy... (line truncated to 10 chars)\n2: z\n(1 more replacement not shown)",
+      "The file a.txt has been updated. All 2 occurrences were successfully replaced.\n\n1: z yyyyyyyy... (line truncated to 10 chars)\n2: z\n(1 more replacement not shown)",
     );
   });
 });
@@ -498,7 +498,8 @@ Deno.test("C12.9 an absolute path from the stated workspace works", async () => 
     );
     assert.match(ok(await tools.execute("read", { file_path: join(root, "src/x.ts") })), /1: x/);
     assert.deepEqual(failed(await tools.execute("read", { file_path: "/src/x.ts" })), [
-      'Error: cannot read "/src/x.ts": outside the permitted roots',
+      // C12.10: meant relative to the workspace.
+      'Error: cannot read "/src/x.ts": outside the permitted roots; did you mean "src/x.ts"?',
       "FS_OUTSIDE_ROOT",
     ]);
   });

@@ -272,8 +272,9 @@ const MISTAKES: Mistake[] = [
     mistake: "an absolute path from the repository root, not the file system's",
     tool: "read",
     args: { file_path: "/app.ts" },
-    content: 'Error: cannot read "/app.ts": outside the permitted roots',
-    step: '"/app.ts"',
+    // C12.10
+    content: 'Error: cannot read "/app.ts": outside the permitted roots; did you mean "app.ts"?',
+    step: 'did you mean "app.ts"?',
   },
   {
     mistake: "~ for the home directory",

@@ -12,17 +12,17 @@ import { DESCRIPTIONS, NAMES, SCHEMAS, withTools } from "./_shared.ts";
 
 const GUIDANCE = {
   list:
-    "Use list, not ls, to see what a directory holds. The footer counts every entry, even when the view is capped. Use glob or grep once you know the path pattern or the text.",
+    "Use list, not ls, to see what a directory holds. Use glob or grep once you know the path pattern or the text. Make independent calls in parallel.",
   read:
     "Use read, not cat, head or tail, for text files. Lines come numbered; when the footer says more remain, continue with the offset it gives, or use offset and limit to jump within a large file.",
   write:
     "Use write, not shell redirection, to create a file (parent directories too) or replace all of it. Read an existing file first; prefer edit for partial changes.",
   edit:
-    "Use edit, not sed, for targeted changes: old_string must match exactly once (copy it from read output, without the line-number prefix) unless replace_all is set. Read the file first; your own writes and edits count as reads.",
+    "Use edit, not sed, for targeted changes: old_string must match exactly once (copy it from read output, without the line-number prefix) unless replace_all is set. First read its current version: any read window (one line is enough), a grep content view or your own write or edit counts.",
   glob:
     "Use glob, not find, to find files by path: *.ts matches at any depth. Hidden and gitignored files are skipped.",
   grep:
-    "Use grep, not shell grep or rg, to find where something is defined or used. Narrow with path or glob; files_with_matches or count for an overview. Line numbers work as read offsets.",
+    "Use grep, not shell grep or rg, to find where something is defined or used. Narrow with path or glob; files_with_matches or count for an overview. Hidden and gitignored files are skipped. Line numbers work as read offsets.",
 };
 
 Deno.test("C9.1: definitions are list, read, write, edit, glob, grep with the pinned descriptions, schemas and guidance", async () => {
@@ -66,7 +66,15 @@ Deno.test("guidance tells when to use each tool instead of a shell, how to page,
     assert(
       write.includes("not shell redirection") && write.includes("Read an existing file first"),
     );
-    assert(edit.includes("not sed") && edit.includes("Read the file first"));
+    assert(edit.includes("not sed") && edit.includes("First read its current version"));
+    // Issue 21: one read line or a grep content view is enough for edit; calls in parallel;
+    // both search tools skip hidden and gitignored files.
+    assert(edit.includes("(one line is enough)") && edit.includes("a grep content view"));
+    assert(list.includes("independent calls in parallel"));
+    const [glob, grep] = tools.definitions.slice(4).map((d) => d.guidance);
+    for (const search of [glob, grep]) {
+      assert(search.includes("Hidden and gitignored files are skipped."));
+    }
   });
 });
 

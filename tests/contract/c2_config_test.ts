@@ -64,7 +64,7 @@ Deno.test("C2 each config key changes what one call renders", async () => {
       readText(
         "f.txt",
         ["1: abcdefgh", "2: 12345678"],
-        "(Output capped. Showing lines 1-2. Use offset=3 to continue.)",
+        "(Output capped at 24 bytes. Showing lines 1-2 of 3. Use offset=3 to continue.)",
       ),
     );
     const fs = new RecordingFs({ roots: [root] });

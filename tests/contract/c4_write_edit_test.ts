@@ -113,9 +113,12 @@ Deno.test("C4.4 edit validates its arguments in order", async () => {
       [{ old_string: "", new_string: 1 }, "file_path must be a non-empty string"],
       [
         { file_path: "a.txt", old_string: "", new_string: 1 },
-        "old_string must be a non-empty string",
+        "old_string must be a non-empty string; to create a file use write, and to insert text include a neighbouring line in old_string and new_string",
       ],
-      [{ file_path: "a.txt", new_string: "b" }, "old_string must be a non-empty string"],
+      [
+        { file_path: "a.txt", new_string: "b" },
+        "old_string must be a non-empty string; to create a file use write, and to insert text include a neighbouring line in old_string and new_string",
+      ],
       [{ file_path: "a.txt", old_string: "a", new_string: 1 }, "new_string must be a string"],
       [{ file_path: "a.txt", old_string: "a" }, "new_string must be a string"],
       [
@@ -275,7 +278,7 @@ Deno.test("C4.4 edit reports no match, an ambiguous match, and replaces all with
     });
     assert.equal(
       all.content,
-      "The file a.txt has been updated. All occurrences were successfully replaced.",
+      "The file a.txt has been updated. All 3 occurrences were successfully replaced.",
     );
     assert.equal(await Deno.readTextFile(join(root, "a.txt")), "x = 2\nx = 2\nx = 2\n");
     // replace_all with a single occurrence still uses the replace-all text.
@@ -288,7 +291,7 @@ Deno.test("C4.4 edit reports no match, an ambiguous match, and replaces all with
           replace_all: true,
         }),
       ),
-      "The file a.txt has been updated. All occurrences were successfully replaced.",
+      "The file a.txt has been updated. All 1 occurrences were successfully replaced.",
     );
     assert.equal(await Deno.readTextFile(join(root, "a.txt")), "y = 2\nx = 2\n");
   });

@@ -55,12 +55,12 @@ Deno.test("read_render: formatLine is '<number>: <text>'", () => {
 
 Deno.test("read_render: footers, first that applies: capped, more lines, end of file", () => {
   assert.equal(
-    readFooter({ start: 5, end: 9, capped: true }),
-    "(Output capped. Showing lines 5-9. Use offset=10 to continue.)",
+    readFooter({ start: 5, end: 9, capped: true, maxBytes: 51200 }),
+    "(Output capped at 51200 bytes. Showing lines 5-9. Use offset=10 to continue.)",
   );
   assert.equal(
-    readFooter({ start: 1, end: 9, totalLines: 100, capped: true }),
-    "(Output capped. Showing lines 1-9. Use offset=10 to continue.)",
+    readFooter({ start: 1, end: 9, totalLines: 100, capped: true, maxBytes: 100 }),
+    "(Output capped at 100 bytes. Showing lines 1-9 of 100. Use offset=10 to continue.)",
   );
   assert.equal(
     readFooter({ start: 1, end: 9, totalLines: 100, capped: false }),

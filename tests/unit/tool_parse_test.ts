@@ -87,7 +87,10 @@ Deno.test("C4.4: edit parse checks in the contract's order and defaults replace_
   );
   const cases: [Record<string, unknown>, string][] = [
     [{ old_string: "", new_string: 1 }, "file_path must be a non-empty string"],
-    [{ file_path: "a", old_string: "", new_string: 1 }, "old_string must be a non-empty string"],
+    [
+      { file_path: "a", old_string: "", new_string: 1 },
+      "old_string must be a non-empty string; to create a file use write, and to insert text include a neighbouring line in old_string and new_string",
+    ],
     [{ file_path: "a", old_string: "x", new_string: 1 }, "new_string must be a string"],
     [
       { file_path: "a", old_string: "x", new_string: "x", replace_all: "yes" },
@@ -101,10 +104,12 @@ Deno.test("C4.4: edit parse checks in the contract's order and defaults replace_
 });
 
 Deno.test("C10: glob parse checks pattern before path", () => {
-  assert.deepEqual(globTool.parse({ pattern: "**/*.ts", path: null }, DEFAULT_CONFIG), {
-    pattern: "**/*.ts",
-    path: undefined,
-  });
+  const { compiled, ...parsed } = globTool.parse(
+    { pattern: "**/*.ts", path: null },
+    DEFAULT_CONFIG,
+  );
+  assert.deepEqual(parsed, { pattern: "**/*.ts", path: undefined, sort: "path", offset: 1 });
+  assert.equal(compiled.match("a/b.ts"), true);
   assert.equal(
     refusal(() => globTool.parse({ pattern: "", path: "" }, DEFAULT_CONFIG)),
     "pattern must be a non-empty string",

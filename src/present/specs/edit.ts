@@ -19,7 +19,7 @@ import {
 export const EDIT_SPEC: ToolSpec = {
   description: "Replace exact text in a file.",
   guidance:
-    "Use edit, not sed, for targeted changes: old_string must match exactly once (copy it from read output, without the line-number prefix) unless replace_all is set. Read the file first; your own writes and edits count as reads.",
+    "Use edit, not sed, for targeted changes: old_string must match exactly once (copy it from read output, without the line-number prefix) unless replace_all is set. First read its current version: any read window (one line is enough), a grep content view or your own write or edit counts.",
   inputSchema: () => ({
     type: "object",
     properties: {

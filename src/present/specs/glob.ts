@@ -7,11 +7,16 @@
 import {
   COUNT,
   DIRECTORY_ARGUMENT,
+  GLOBS,
+  OFFSET,
   presentSearch,
   READ_ONLY,
   TEXT,
   type ToolSpec,
 } from "./spec.ts";
+
+/** The orders `glob` can list files in, the default first. */
+export const GLOB_SORTS = Object.freeze(["path", "size", "modified"] as const);
 
 /** `glob`: files by path pattern. */
 export const GLOB_SPEC: ToolSpec = {
@@ -21,8 +26,10 @@ export const GLOB_SPEC: ToolSpec = {
   inputSchema: () => ({
     type: "object",
     properties: {
-      pattern: { type: "string", description: 'e.g. "src/**/*.ts"' },
+      pattern: { ...GLOBS, description: "e.g. src/**/*.ts or [*.ts, !*.test.ts]" },
       path: { ...DIRECTORY_ARGUMENT },
+      sort: { type: "string", enum: [...GLOB_SORTS] },
+      offset: { ...OFFSET },
     },
     required: ["pattern"],
     additionalProperties: false,

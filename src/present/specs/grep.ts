@@ -5,7 +5,7 @@
  * @module
  */
 
-import { COUNT, presentSearch, READ_ONLY, TEXT, type ToolSpec } from "./spec.ts";
+import { COUNT, GLOBS, OFFSET, presentSearch, READ_ONLY, TEXT, type ToolSpec } from "./spec.ts";
 
 /** The output modes of `grep`, the default first. */
 export const GREP_OUTPUT_MODES = Object.freeze(["content", "files_with_matches", "count"] as const);
@@ -20,16 +20,17 @@ export const GREP_MAX_CONTEXT = 10;
 export const GREP_SPEC: ToolSpec = {
   description: "Search file contents with a regular expression (RE2).",
   guidance:
-    "Use grep, not shell grep or rg, to find where something is defined or used. Narrow with path or glob; files_with_matches or count for an overview. Line numbers work as read offsets.",
+    "Use grep, not shell grep or rg, to find where something is defined or used. Narrow with path or glob; files_with_matches or count for an overview. Hidden and gitignored files are skipped. Line numbers work as read offsets.",
   inputSchema: () => ({
     type: "object",
     properties: {
       pattern: { type: "string" },
       path: { type: "string", description: "File or directory; default: workspace." },
-      glob: { type: "string", description: 'File filter, e.g. "*.ts"' },
+      glob: { ...GLOBS, description: "File filter, e.g. *.ts or [*.ts, !*.test.ts]" },
       ignore_case: { type: "boolean", default: false },
       output_mode: { type: "string", enum: [...GREP_OUTPUT_MODES], default: GREP_OUTPUT_MODES[0] },
       context: { type: "integer", minimum: 0, maximum: GREP_MAX_CONTEXT, default: 0 },
+      offset: { ...OFFSET },
     },
     required: ["pattern"],
     additionalProperties: false,

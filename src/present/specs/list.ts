@@ -19,7 +19,7 @@ import {
 export const LIST_SPEC: ToolSpec = {
   description: "List the files and subdirectories of a directory.",
   guidance:
-    "Use list, not ls, to see what a directory holds. The footer counts every entry, even when the view is capped. Use glob or grep once you know the path pattern or the text.",
+    "Use list, not ls, to see what a directory holds. Use glob or grep once you know the path pattern or the text. Make independent calls in parallel.",
   inputSchema: () => ({
     type: "object",
     properties: { path: { ...DIRECTORY_ARGUMENT } },

@@ -83,6 +83,12 @@ export const PATH_ARGUMENT = { type: "string", description: "Absolute or workspa
 /** The description of an optional directory argument. */
 export const DIRECTORY_ARGUMENT = { type: "string", description: "Directory; default: workspace." };
 
+/** A glob argument (C9.3): one pattern or a list of them. */
+export const GLOBS = { type: ["string", "array"], items: { type: "string" } };
+
+/** The `offset` of the search tools: the first result to show (C10, C11). */
+export const OFFSET = { type: "integer", minimum: 1 };
+
 /** A string in an output schema. */
 export const TEXT = { type: "string" };
 
@@ -189,7 +195,12 @@ export function presentSearch(
   a: Readonly<Record<string, unknown>>,
   cwd: string,
 ): ToolCallPresentation {
-  const pattern = typeof a.pattern === "string" ? a.pattern : "";
+  // A list of globs (C9.3) shows as its JSON, as the footers quote it.
+  const pattern = typeof a.pattern === "string"
+    ? a.pattern
+    : Array.isArray(a.pattern)
+    ? JSON.stringify(a.pattern)
+    : "";
   const title = given(a.path) ? `${verb} ${pattern} in ${a.path}` : `${verb} ${pattern}`;
   return withLocations(
     { title, kind: "search" },
