@@ -57,6 +57,11 @@ export {
   type LocalFileSystemOptions,
   type RootSpec,
 } from "./src/provider/local/local_fs.ts";
+export {
+  type ApplyPatchOperation,
+  applyPatchOperation,
+  type ApplyPatchOutcome,
+} from "./src/tools/apply_patch_operation.ts";
 export type { FsProvider } from "./src/provider/fs_provider.ts";
 export { FS_ERROR_CODES, FsError, type FsErrorCode, type FsErrorOptions } from "./src/fs_error.ts";
 export { DEFAULT_CONFIG, type FsToolsConfig } from "./src/config.ts";
@@ -82,6 +87,8 @@ export type {
   ListTotals,
   ListValue,
   MoveValue,
+  PatchOperationValue,
+  PatchValue,
   ReadLine,
   ReadValue,
   ToolInputSchema,

@@ -35,7 +35,12 @@
 
 import { ToolMessage } from "@langchain/core/messages";
 import { DynamicStructuredTool } from "@langchain/core/tools";
-import type { FsToolResult, FsTools } from "../mod.ts";
+import {
+  type ApplyPatchOperation,
+  applyPatchOperation,
+  type FsToolResult,
+  type FsTools,
+} from "../mod.ts";
 import { type FsInputSchema, unvalidated } from "./_standard_schema.ts";
 
 export type { FsInputSchema };
@@ -167,4 +172,42 @@ export function toLangChainTools(
       },
     }) as LangChainFsTool
   );
+}
+
+/** An `apply_patch` operation as `@langchain/openai`'s `applyPatch` tool hands it over. */
+export type LangChainPatchOperation = ApplyPatchOperation;
+
+/**
+ * An `execute` for `@langchain/openai`'s `tools.applyPatch({ execute })` (C16.4): every
+ * operation the model sends runs through toolfs — inside the roots, under the read-before-write
+ * policy of `session`, atomically for its file — and resolves to toolfs's text for it
+ * (`Updated src/a.ts`, or `Error: …` with a hint), which becomes the tool's output.
+ *
+ * @param tools The tools, from `createFsTools` (they need not expose `patch`).
+ * @param options The session and session directory.
+ * @returns The `execute` function.
+ *
+ * @example
+ * ```ts ignore
+ * import { ChatOpenAI, tools } from "@langchain/openai";
+ * import { createFsTools, LocalFileSystem } from "@toolfs/fs";
+ * import { toLangChainPatchExecute, toLangChainTools } from "@toolfs/fs/langchain";
+ *
+ * const fsTools = createFsTools({ fs: new LocalFileSystem({ roots: ["./workspace"] }) });
+ * const session = {};
+ * const model = new ChatOpenAI({ model: "gpt-5.1" }).bindTools([
+ *   ...toLangChainTools(fsTools, { session }),
+ *   tools.applyPatch({ execute: toLangChainPatchExecute(fsTools, { session }) }),
+ * ]);
+ * ```
+ */
+export function toLangChainPatchExecute(
+  tools: FsTools,
+  options: LangChainToolsOptions = {},
+): (operation: LangChainPatchOperation) => Promise<string> {
+  return async (operation) =>
+    (await applyPatchOperation(tools, operation, {
+      session: options.session,
+      cwd: options.cwd,
+    })).output;
 }

@@ -31,7 +31,12 @@
  */
 
 import { tool } from "@openai/agents-core";
-import type { FsTools, ToolInputSchema } from "../mod.ts";
+import {
+  type ApplyPatchOperation,
+  applyPatchOperation,
+  type FsTools,
+  type ToolInputSchema,
+} from "../mod.ts";
 import { toOpenAIResponsesTools } from "../formats.ts";
 
 /** Options of {@linkcode toOpenAIAgentsTools}. */
@@ -118,4 +123,64 @@ export function toOpenAIAgentsTools(
       },
     }) as OpenAIAgentsFsTool;
   });
+}
+
+/** An `apply_patch` operation as the Agents SDK hands it to an editor. */
+export type OpenAIAgentsPatchOperation = ApplyPatchOperation;
+
+/** What an editor method returns to the Agents SDK. */
+export interface OpenAIAgentsPatchResult {
+  /** `completed`, or `failed` when nothing was changed. */
+  status: "completed" | "failed";
+  /** toolfs's text for the operation, a failure included (`Error: …`). */
+  output: string;
+}
+
+/**
+ * The Agents SDK's `Editor` interface (assignable to it), as toolfs implements it: each method
+ * applies one operation through the tools.
+ */
+export interface OpenAIAgentsEditor {
+  /** Creates a file from a diff of `+` lines; refused when the file exists. */
+  createFile(operation: OpenAIAgentsPatchOperation): Promise<OpenAIAgentsPatchResult>;
+  /** Updates (and with `moveTo` renames) a file the session has read, from a V4A diff. */
+  updateFile(operation: OpenAIAgentsPatchOperation): Promise<OpenAIAgentsPatchResult>;
+  /** Deletes a file the session has read. */
+  deleteFile(operation: OpenAIAgentsPatchOperation): Promise<OpenAIAgentsPatchResult>;
+}
+
+/**
+ * An `Editor` for the Agents SDK's `applyPatchTool` (C16.4): every operation the model sends
+ * runs through toolfs — inside the roots, under the read-before-write policy of `session`,
+ * atomically for its file — and its text (`Updated src/a.ts`, or `Error: …` with a hint) goes
+ * back to the model.
+ *
+ * @param tools The tools, from `createFsTools` (they need not expose `patch`).
+ * @param options The session and session directory.
+ * @returns The editor.
+ *
+ * @example
+ * ```ts ignore
+ * import { Agent, applyPatchTool } from "@openai/agents";
+ * import { createFsTools, LocalFileSystem } from "@toolfs/fs";
+ * import { toOpenAIAgentsEditor, toOpenAIAgentsTools } from "@toolfs/fs/openai-agents";
+ *
+ * const fsTools = createFsTools({ fs: new LocalFileSystem({ roots: ["./workspace"] }) });
+ * const session = {};
+ * const agent = new Agent({
+ *   name: "Coder",
+ *   tools: [
+ *     ...toOpenAIAgentsTools(fsTools, { session }),
+ *     applyPatchTool({ editor: toOpenAIAgentsEditor(fsTools, { session }) }),
+ *   ],
+ * });
+ * ```
+ */
+export function toOpenAIAgentsEditor(
+  tools: FsTools,
+  options: OpenAIAgentsToolsOptions = {},
+): OpenAIAgentsEditor {
+  const apply = (operation: OpenAIAgentsPatchOperation) =>
+    applyPatchOperation(tools, operation, { session: options.session, cwd: options.cwd });
+  return { createFile: apply, updateFile: apply, deleteFile: apply };
 }

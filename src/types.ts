@@ -59,10 +59,19 @@ export interface ReadLine {
 }
 
 /**
- * The name of one of the tools (C9.1: glob and grep after edit; C15.1: move and delete after
- * them, opt-in).
+ * The name of one of the tools (C9.1: glob and grep after edit; C15.1: move, delete and patch
+ * after them, opt-in).
  */
-export type FsToolName = "list" | "read" | "write" | "edit" | "glob" | "grep" | "move" | "delete";
+export type FsToolName =
+  | "list"
+  | "read"
+  | "write"
+  | "edit"
+  | "glob"
+  | "grep"
+  | "move"
+  | "delete"
+  | "patch";
 
 /** A JSON Schema object for a tool's input. */
 export interface ToolInputSchema {
@@ -180,6 +189,22 @@ export interface DeleteValue {
   directories: number;
 }
 
+/** One operation a `patch` applied (C16). */
+export interface PatchOperationValue {
+  /** `add`, `update` (a move is an update with `movedTo`) or `delete`. */
+  kind: "add" | "update" | "delete";
+  /** The file's absolute lexical path. */
+  path: string;
+  /** Where an update moved the file, absolute and lexical. */
+  movedTo?: string;
+}
+
+/** The structured value of a `patch` (C16): its operations in patch order. */
+export interface PatchValue {
+  /** What each operation did. */
+  operations: PatchOperationValue[];
+}
+
 /** Any tool's structured value. */
 export type FsToolValue =
   | ListValue
@@ -189,7 +214,8 @@ export type FsToolValue =
   | GlobValue
   | GrepValue
   | MoveValue
-  | DeleteValue;
+  | DeleteValue
+  | PatchValue;
 
 /** What `execute` resolves to. Never a thrown error for a tool-level failure. */
 export interface FsToolResult<V = FsToolValue> {

@@ -39,6 +39,7 @@ import { listTool } from "./list.ts";
 import { moveTool } from "./move.ts";
 import { readTool } from "./read.ts";
 import { notFoundSuggestions, outsideRootSuggestions } from "./suggest_paths.ts";
+import { patchTool } from "./patch.ts";
 import { writeTool } from "./write.ts";
 
 /** The registry: each tool's `{ parse, run }`, by name. */
@@ -51,6 +52,7 @@ const TOOLS: Readonly<Record<FsToolName, Tool<unknown>>> = {
   grep: grepTool,
   move: moveTool,
   delete: deleteTool,
+  patch: patchTool,
 };
 
 /** What the one catch needs to know about a call, filled in as the call learns it. */
@@ -181,10 +183,11 @@ export function createFsTools(options: CreateFsToolsOptions): FsTools {
     name: string,
     args: unknown,
     ctx: FsCallContext = {},
+    known: readonly FsToolDefinition[] = definitions,
   ): Promise<FsToolResult> {
     const call: Call = { op: name as FsOp, given: ".", here: cwd, signal: ctx?.signal };
     try {
-      const { content, value } = await dispatch(name, args, ctx ?? {}, call);
+      const { content, value } = await dispatch(name, args, ctx ?? {}, call, known);
       return { content, isError: false, value };
     } catch (error) {
       // The one place a failure becomes text.
@@ -212,8 +215,9 @@ export function createFsTools(options: CreateFsToolsOptions): FsTools {
     args: unknown,
     ctx: FsCallContext,
     call: Call,
+    known: readonly FsToolDefinition[],
   ): Promise<ToolSuccess<FsToolValue>> {
-    const definition = definitions.find((d) => d.name === name);
+    const definition = known.find((d) => d.name === name);
     if (!definition) {
       throw new FsError("FS_UNKNOWN_TOOL", {
         message: unknownToolMessage(String(name), definitions.map((d) => d.name)),
@@ -270,16 +274,46 @@ export function createFsTools(options: CreateFsToolsOptions): FsTools {
     return await tool.run(parsed, env);
   }
 
-  return {
+  const tools: FsTools = {
     definitions,
     config,
     cwd,
     events,
-    execute,
+    execute: (name, args, ctx) => execute(name, args, ctx),
     presentCall(name, args, ctx = {}) {
       return presentToolCall(name, args, sessionCwd(ctx ?? {}));
     },
   };
+  const patchDefinitions = definitionsOf(["patch"], config);
+  PATCH_RUNNERS.set(tools, (patch, ctx) => execute("patch", { patch }, ctx, patchDefinitions));
+  return tools;
+}
+
+/** Runs `patch` on tools whether or not they expose it (C16.4), by the tools object. */
+const PATCH_RUNNERS = new WeakMap<
+  FsTools,
+  (patch: string, ctx?: FsCallContext) => Promise<FsToolResult>
+>();
+
+/**
+ * Runs a V4A patch through the tools (their roots, policy, sessions and locks), even when
+ * `patch` is not among the tools they expose: the apply_patch hosts (C16.4) bring their own
+ * tool declaration.
+ *
+ * @param tools Tools from {@linkcode createFsTools}.
+ * @param patch The whole patch.
+ * @param ctx The call's context.
+ * @returns The result a `patch` call gives.
+ * @throws {TypeError} For tools that `createFsTools` did not make.
+ */
+export function runPatch(
+  tools: FsTools,
+  patch: string,
+  ctx?: FsCallContext,
+): Promise<FsToolResult> {
+  const run = PATCH_RUNNERS.get(tools);
+  if (!run) throw new TypeError("runPatch needs tools made by createFsTools");
+  return run(patch, ctx);
 }
 
 /**

@@ -68,6 +68,7 @@ Deno.test("C13.1 every tool's MCP output schema accepts the value of a real call
     ["delete", { path: "new.ts" }],
     ["read", { file_path: "c/b.ts" }],
     ["delete", { path: "c", recursive: true }],
+    ["patch", { patch: "*** Begin Patch\n*** Add File: p.ts\n+x\n*** End Patch" }],
   ];
   const seen = new Set<string>();
   for (const [name, args] of calls) {

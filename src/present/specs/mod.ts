@@ -13,6 +13,7 @@ import { GLOB_SPEC } from "./glob.ts";
 import { GREP_SPEC } from "./grep.ts";
 import { LIST_SPEC } from "./list.ts";
 import { MOVE_SPEC } from "./move.ts";
+import { PATCH_SPEC } from "./patch.ts";
 import { READ_SPEC } from "./read.ts";
 import type { ToolSpec } from "./spec.ts";
 import { WRITE_SPEC } from "./write.ts";
@@ -30,6 +31,7 @@ export const SPECS: Readonly<Record<FsToolName, ToolSpec>> = Object.freeze({
   grep: GREP_SPEC,
   move: MOVE_SPEC,
   delete: DELETE_SPEC,
+  patch: PATCH_SPEC,
 });
 
 /** Every tool name, in the canonical order. */
@@ -38,11 +40,11 @@ export const TOOL_NAMES: readonly FsToolName[] = Object.freeze(
 );
 
 /**
- * The tools `createFsTools` gives when none are named (C9.1): `move` and `delete` are opt-in
- * (C15.1), so a default prompt keeps its bytes.
+ * The tools `createFsTools` gives when none are named (C9.1): `move`, `delete` and `patch` are
+ * opt-in (C15.1), so a default prompt keeps its bytes.
  */
 export const DEFAULT_TOOLS: readonly FsToolName[] = Object.freeze(
-  TOOL_NAMES.filter((name) => name !== "move" && name !== "delete"),
+  TOOL_NAMES.filter((name) => name !== "move" && name !== "delete" && name !== "patch"),
 );
 
 /**

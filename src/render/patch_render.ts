@@ -1,0 +1,226 @@
+/**
+ * Every model-facing text of `patch` (CONTRACT C16): the success lines, the parse errors that
+ * name the patch line, and the failures that name the operation, the file and the hunk with the
+ * C12.3 hints. Pure: no I/O.
+ *
+ * @module
+ */
+
+import { quotePath, renderName } from "./names.ts";
+
+/** The validation message of the `patch` argument. */
+export const PATCH_ARGUMENT_MESSAGE = "patch must be a non-empty string";
+
+/** What one operation of a patch did, for the success text. */
+export type PatchDone =
+  | { kind: "add" | "update" | "delete"; path: string }
+  | { kind: "move"; path: string; to: string };
+
+/**
+ * The success text (C16.3): one line per operation, in patch order, with display paths.
+ *
+ * @param done What each operation did.
+ * @returns The text.
+ *
+ * @example Usage
+ * ```ts
+ * import { equal } from "node:assert/strict";
+ * import { renderPatch } from "./patch_render.ts";
+ *
+ * equal(
+ *   renderPatch([{ kind: "add", path: "a.ts" }, { kind: "move", path: "b.ts", to: "c.ts" }]),
+ *   "Added a.ts\nUpdated b.ts and moved it to c.ts",
+ * );
+ * ```
+ */
+export function renderPatch(done: readonly PatchDone[]): string {
+  return done.map(renderDone).join("\n");
+}
+
+function renderDone(done: PatchDone): string {
+  const path = renderName(done.path);
+  switch (done.kind) {
+    case "add":
+      return `Added ${path}`;
+    case "update":
+      return `Updated ${path}`;
+    case "move":
+      return `Updated ${path} and moved it to ${renderName(done.to)}`;
+    case "delete":
+      return `Deleted ${path}`;
+  }
+}
+
+/** A parse problem, as `src/text/patch_parse.ts` reports it. */
+export type PatchSyntaxProblem =
+  | { kind: "begin" | "end" | "no-operations" | "empty-hunk" }
+  | { kind: "header" | "hunk-line" | "no-anchor"; text: string }
+  | { kind: "no-path"; marker: string }
+  | { kind: "empty-update"; path: string };
+
+/**
+ * The message for a patch that cannot be parsed, naming its line.
+ *
+ * @param line The 1-based patch line.
+ * @param problem What is wrong there.
+ * @returns The message.
+ *
+ * @example Usage
+ * ```ts
+ * import { equal } from "node:assert/strict";
+ * import { patchSyntaxMessage } from "./patch_render.ts";
+ *
+ * equal(
+ *   patchSyntaxMessage(1, { kind: "begin" }),
+ *   'invalid patch at line 1: the patch must start with "*** Begin Patch"',
+ * );
+ * ```
+ */
+export function patchSyntaxMessage(line: number, problem: PatchSyntaxProblem): string {
+  return `invalid patch at line ${line}: ${syntaxReason(problem)}`;
+}
+
+function syntaxReason(problem: PatchSyntaxProblem): string {
+  switch (problem.kind) {
+    case "begin":
+      return 'the patch must start with "*** Begin Patch"';
+    case "end":
+      return 'the patch must end with "*** End Patch"';
+    case "no-operations":
+      return 'the patch has no operations; start one with "*** Add File: <path>", "*** Delete File: <path>" or "*** Update File: <path>"';
+    case "header":
+      return `expected "*** Add File: <path>", "*** Delete File: <path>" or "*** Update File: <path>", got ${
+        JSON.stringify(problem.text)
+      }`;
+    case "no-path":
+      return `"${problem.marker}" needs a path`;
+    case "empty-update":
+      return `"*** Update File: ${problem.path}" has no hunks`;
+    case "empty-hunk":
+      return "the hunk has no lines";
+    case "hunk-line":
+      return `a hunk line starts with " " (context), "-" (removed) or "+" (added), got ${
+        JSON.stringify(problem.text)
+      }`;
+    case "no-anchor":
+      return `expected "@@" before the next hunk, got ${JSON.stringify(problem.text)}`;
+  }
+}
+
+/** The operation a failure belongs to, as the patch names it. */
+export type PatchOperationLabel = "Add File" | "Delete File" | "Update File" | "Move to";
+
+/** Where in the patch a failure is: the operation, its patch line, and the hunk if any. */
+export interface PatchPlace {
+  operation: PatchOperationLabel;
+  /** The 1-based patch line of the operation or the hunk. */
+  line: number;
+  /** The 1-based hunk number within the update. */
+  hunk?: number;
+}
+
+/** Reasons of the per-file failures `patch` adds to those of C3–C5. */
+export const PATCH_REASONS = {
+  addExists: "the file already exists; use *** Update File to change it",
+  destinationExists: "the destination exists",
+  twice: "the patch changes this file more than once; merge those operations into one",
+} as const;
+
+/**
+ * The message of a failure about one file of a patch:
+ * `cannot patch "<path>" (<operation>, [hunk <k> at ]patch line <n>): <reason>`.
+ *
+ * @param displayPath The file's display path.
+ * @param place The operation, line and hunk.
+ * @param reason Why, e.g. `read it first`.
+ * @returns The message.
+ *
+ * @example Usage
+ * ```ts
+ * import { equal } from "node:assert/strict";
+ * import { patchFileMessage } from "./patch_render.ts";
+ *
+ * equal(
+ *   patchFileMessage("a.ts", { operation: "Update File", line: 2 }, "read it first"),
+ *   'cannot patch "a.ts" (Update File, patch line 2): read it first',
+ * );
+ * ```
+ */
+export function patchFileMessage(displayPath: string, place: PatchPlace, reason: string): string {
+  const at = place.hunk === undefined
+    ? `patch line ${place.line}`
+    : `hunk ${place.hunk} at patch line ${place.line}`;
+  return `cannot patch ${quotePath(displayPath)} (${place.operation}, ${at}): ${reason}`;
+}
+
+/** Why a hunk was not found, as far as the failure path could tell (C12.3). */
+export type HunkMissHint =
+  | { kind: "anchor"; anchor: string }
+  | { kind: "line-numbers" }
+  | { kind: "whitespace"; first: number; last: number }
+  | { kind: "none" };
+
+/**
+ * The reason of a hunk that was not found, with the C12.3 hint that applies.
+ *
+ * @param hint What the failure path found.
+ * @returns The reason, for {@linkcode patchFileMessage}.
+ *
+ * @example Usage
+ * ```ts
+ * import { equal } from "node:assert/strict";
+ * import { hunkMissReason } from "./patch_render.ts";
+ *
+ * equal(
+ *   hunkMissReason({ kind: "whitespace", first: 3, last: 4 }),
+ *   "the lines to replace were not found; lines 3-4 match except for whitespace, so copy the indentation exactly",
+ * );
+ * ```
+ */
+export function hunkMissReason(hint: HunkMissHint): string {
+  const head = "the lines to replace were not found";
+  switch (hint.kind) {
+    case "anchor":
+      return `the anchor ${
+        JSON.stringify(`@@ ${hint.anchor}`)
+      } was not found; read the file again and copy that line exactly`;
+    case "line-numbers":
+      return `${head}; remove the line numbers that read puts before each line`;
+    case "whitespace": {
+      const where = hint.first === hint.last
+        ? `line ${hint.first} matches`
+        : `lines ${hint.first}-${hint.last} match`;
+      return `${head}; ${where} except for whitespace, so copy the indentation exactly`;
+    }
+    default:
+      return `${head}; read the file again and copy them exactly`;
+  }
+}
+
+/**
+ * The tail added to a failure that came after some files had changed: they were put back, or
+ * those that could not be are named.
+ *
+ * @param unrestored Display paths that could not be put back.
+ * @returns The tail, starting with `; `.
+ *
+ * @example Usage
+ * ```ts
+ * import { equal } from "node:assert/strict";
+ * import { rollbackTail } from "./patch_render.ts";
+ *
+ * equal(rollbackTail([]), "; the files already changed were put back");
+ * ```
+ */
+export function rollbackTail(unrestored: readonly string[]): string {
+  if (unrestored.length === 0) return "; the files already changed were put back";
+  return `; these files could not be put back: ${unrestored.map(quotePath).join(", ")}`;
+}
+
+/** The messages refusing a malformed apply_patch operation (C16.4). */
+export const OPERATION_MESSAGES = {
+  type: 'operation must be an object whose type is "create_file", "update_file" or "delete_file"',
+  path: "operation.path must be a non-empty string on one line",
+  diff: "operation.diff must be a string",
+  moveTo: "operation.move_to must be a non-empty string on one line when given",
+} as const;

@@ -1,0 +1,245 @@
+/**
+ * The V4A patch parser (CONTRACT C16.1): the `*** Begin Patch` envelope OpenAI's `apply_patch`
+ * uses, read into operations. Lenient where the reference implementation is (whitespace around
+ * markers, blank lines between hunks, a first hunk without `@@`). Failures are structured
+ * (`PatchParseError`); their text is rendered in `src/render/patch_render.ts`. Pure: no I/O.
+ *
+ * @module
+ */
+
+/** One line of a hunk: context (` `), removed (`-`) or added (`+`), without its marker. */
+export interface PatchLine {
+  kind: " " | "-" | "+";
+  text: string;
+}
+
+/** A hunk of an update: an optional anchor line, its lines, and whether it ends the file. */
+export interface PatchHunk {
+  /** The text after `@@ `, a line the hunk lies below; absent for a bare `@@`. */
+  anchor?: string;
+  lines: PatchLine[];
+  /** `*** End of File` closed the hunk: its lines end the file. */
+  endOfFile: boolean;
+  /** The 1-based line of the patch the hunk starts on. */
+  patchLine: number;
+}
+
+/** One operation of a patch, in patch order. */
+export type PatchOperation =
+  | { kind: "add"; path: string; lines: string[]; patchLine: number }
+  | { kind: "delete"; path: string; patchLine: number }
+  | { kind: "update"; path: string; moveTo?: string; hunks: PatchHunk[]; patchLine: number };
+
+/** What is wrong with a patch, for the renderer. */
+export type PatchParseProblem =
+  | { kind: "begin" }
+  | { kind: "end" }
+  | { kind: "no-operations" }
+  | { kind: "header"; text: string }
+  | { kind: "no-path"; marker: string }
+  | { kind: "empty-update"; path: string }
+  | { kind: "empty-hunk" }
+  | { kind: "hunk-line"; text: string }
+  | { kind: "no-anchor"; text: string };
+
+/** A patch that cannot be parsed: the problem and the 1-based patch line it is on. */
+export class PatchParseError extends Error {
+  /** The 1-based line of the patch; 0 for the whole patch. */
+  readonly line: number;
+  readonly problem: PatchParseProblem;
+
+  constructor(line: number, problem: PatchParseProblem) {
+    super(`patch line ${line}: ${problem.kind}`);
+    this.name = "PatchParseError";
+    this.line = line;
+    this.problem = problem;
+  }
+}
+
+const BEGIN = "*** Begin Patch";
+const END = "*** End Patch";
+const ADD = "*** Add File:";
+const DELETE = "*** Delete File:";
+const UPDATE = "*** Update File:";
+const MOVE = "*** Move to:";
+const END_OF_FILE = "*** End of File";
+
+/**
+ * Parses a V4A patch.
+ *
+ * @param patch The whole patch, `*** Begin Patch` to `*** End Patch`.
+ * @returns The operations in patch order.
+ * @throws {PatchParseError} Naming the first line that cannot be read.
+ *
+ * @example Usage
+ * ```ts
+ * import { equal } from "node:assert/strict";
+ * import { parsePatch } from "./patch_parse.ts";
+ *
+ * const ops = parsePatch("*** Begin Patch\n*** Delete File: a.txt\n*** End Patch");
+ * equal(ops[0].kind, "delete");
+ * ```
+ */
+export function parsePatch(patch: string): PatchOperation[] {
+  const all = patch.split(/\r?\n/);
+  // Leading and trailing blank lines do not count; line numbers stay those of the text given.
+  let first = 0;
+  while (first < all.length && all[first].trim() === "") first++;
+  let last = all.length - 1;
+  while (last > first && all[last].trim() === "") last--;
+  if (first >= all.length || all[first].trim() !== BEGIN) {
+    throw new PatchParseError(first < all.length ? first + 1 : 1, { kind: "begin" });
+  }
+  if (last === first || all[last].trim() !== END) {
+    throw new PatchParseError(last + 1, { kind: "end" });
+  }
+  const reader = new Reader(all, first + 1, last);
+  const operations: PatchOperation[] = [];
+  while (!reader.done()) {
+    if (reader.peek().trim() === "") {
+      reader.next();
+      continue;
+    }
+    operations.push(readOperation(reader));
+  }
+  if (operations.length === 0) throw new PatchParseError(last + 1, { kind: "no-operations" });
+  return operations;
+}
+
+/** A cursor over the lines between the envelope's markers. */
+class Reader {
+  #lines: string[];
+  #at: number;
+  #end: number;
+
+  constructor(lines: string[], start: number, end: number) {
+    this.#lines = lines;
+    this.#at = start;
+    this.#end = end;
+  }
+
+  done(): boolean {
+    return this.#at >= this.#end;
+  }
+
+  peek(): string {
+    return this.#lines[this.#at];
+  }
+
+  /** The 1-based number of the line `peek` returns. */
+  lineNumber(): number {
+    return this.#at + 1;
+  }
+
+  next(): string {
+    return this.#lines[this.#at++];
+  }
+}
+
+/** The path after a marker, or a parse error when there is none. */
+function pathAfter(line: string, marker: string, lineNumber: number): string {
+  const path = line.trim().slice(marker.length).trim();
+  if (path === "") throw new PatchParseError(lineNumber, { kind: "no-path", marker });
+  return path;
+}
+
+function readOperation(reader: Reader): PatchOperation {
+  const patchLine = reader.lineNumber();
+  const header = reader.next();
+  const trimmed = header.trim();
+  if (trimmed.startsWith(ADD)) {
+    const path = pathAfter(header, ADD, patchLine);
+    const lines: string[] = [];
+    while (!reader.done() && reader.peek().startsWith("+")) lines.push(reader.next().slice(1));
+    return { kind: "add", path, lines, patchLine };
+  }
+  if (trimmed.startsWith(DELETE)) {
+    return { kind: "delete", path: pathAfter(header, DELETE, patchLine), patchLine };
+  }
+  if (trimmed.startsWith(UPDATE)) {
+    const path = pathAfter(header, UPDATE, patchLine);
+    let moveTo: string | undefined;
+    if (!reader.done() && reader.peek().trim().startsWith(MOVE)) {
+      moveTo = pathAfter(reader.peek(), MOVE, reader.lineNumber());
+      reader.next();
+    }
+    const hunks = readHunks(reader);
+    if (hunks.length === 0) throw new PatchParseError(patchLine, { kind: "empty-update", path });
+    return moveTo === undefined
+      ? { kind: "update", path, hunks, patchLine }
+      : { kind: "update", path, moveTo, hunks, patchLine };
+  }
+  throw new PatchParseError(patchLine, { kind: "header", text: header });
+}
+
+/** The hunks of an update, up to the next operation header or the end. */
+function readHunks(reader: Reader): PatchHunk[] {
+  const hunks: PatchHunk[] = [];
+  while (!reader.done()) {
+    const line = reader.peek();
+    if (line.trim() === "") {
+      reader.next();
+      continue;
+    }
+    if (line.startsWith("*")) break;
+    hunks.push(readHunk(reader, hunks.length === 0));
+  }
+  return hunks;
+}
+
+/** One hunk: `@@` or `@@ <anchor>` (optional for the first), then its lines. */
+function readHunk(reader: Reader, first: boolean): PatchHunk {
+  const patchLine = reader.lineNumber();
+  const head = reader.peek();
+  let anchor: string | undefined;
+  if (head.trim() === "@@") {
+    reader.next();
+  } else if (head.startsWith("@@ ")) {
+    anchor = head.slice(3);
+    reader.next();
+  } else if (!first) {
+    throw new PatchParseError(patchLine, { kind: "no-anchor", text: head });
+  }
+  const lines: PatchLine[] = [];
+  let endOfFile = false;
+  let blanks = 0; // trailing lines that were empty, no marker at all
+  while (!reader.done()) {
+    const line = reader.peek();
+    if (line.trim() === END_OF_FILE) {
+      if (lines.length === 0) {
+        throw new PatchParseError(reader.lineNumber(), { kind: "empty-hunk" });
+      }
+      reader.next();
+      endOfFile = true;
+      break;
+    }
+    const marker = line[0];
+    if (line === "") {
+      lines.push({ kind: " ", text: "" });
+      blanks++;
+    } else if (marker === " " || marker === "-" || marker === "+") {
+      lines.push({ kind: marker, text: line.slice(1) });
+      blanks = 0;
+    } else if (lines.length === 0) {
+      throw new PatchParseError(reader.lineNumber(), { kind: "hunk-line", text: line });
+    } else {
+      break;
+    }
+    reader.next();
+  }
+  // Empty lines before the next header or hunk separate hunks; they are not context.
+  if (!endOfFile && nextIsBoundary(reader)) {
+    lines.length -= Math.max(0, Math.min(blanks, lines.length - 1));
+  }
+  if (lines.length === 0) throw new PatchParseError(patchLine, { kind: "empty-hunk" });
+  return anchor === undefined
+    ? { lines, endOfFile, patchLine }
+    : { anchor, lines, endOfFile, patchLine };
+}
+
+/** Whether the reader stands at the end, an operation header or a hunk head. */
+function nextIsBoundary(reader: Reader): boolean {
+  if (reader.done()) return true;
+  const line = reader.peek();
+  return line.startsWith("*") || line.startsWith("@@");
+}

@@ -1,0 +1,154 @@
+// `patch` under attack (C16.2, C3.2, C4.3), with real processes:
+// - a child applies multi-file patches in a loop and is killed with SIGKILL at random moments:
+//   after every kill each file holds exactly its old or its new content;
+// - the patched file is swapped for a symlink to an outside file thousands of times a second
+//   while patches go through it: nothing outside changes, no outside content comes back.
+// Needs --allow-run (CI runs it with `deno test -A`); slow (TOOLFS_SLOW=1).
+
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import { crashContent } from "./_patch_child.ts";
+import {
+  cannotRun,
+  childCommand,
+  figure,
+  notSlowRun,
+  outsideSnapshot,
+  rootPermissions,
+  runChild,
+  sandbox,
+  SECRET,
+  skipUnless,
+  startChild,
+  tempFiles,
+} from "./_harness.ts";
+
+const KILLS = 30;
+const FILES = 4;
+
+/** Reads the child's stdout until it says "ready". */
+async function waitReady(child: Deno.ChildProcess): Promise<void> {
+  const reader = child.stdout.pipeThrough(new TextDecoderStream()).getReader();
+  let text = "";
+  while (!text.includes("ready\n")) {
+    const { value, done } = await reader.read();
+    if (done) throw new Error(`child exited before it was ready: ${text}`);
+    text += value;
+  }
+  reader.releaseLock();
+}
+
+const crashName =
+  "patch: SIGKILL during a multi-file patch leaves every file with its old or its new content";
+Deno.test({
+  name: crashName,
+  ignore: skipUnless(crashName, notSlowRun() ?? cannotRun()),
+  async fn() {
+    await using box = await sandbox();
+    const paths = Array.from({ length: FILES }, (_, i) => join(box.root, `f${i}.txt`));
+    for (const [i, path] of paths.entries()) await Deno.writeTextFile(path, crashContent(i, "A"));
+    let mixed = 0;
+    let interrupted = 0;
+    for (let kill = 0; kill < KILLS; kill++) {
+      const child = childCommand("./_patch_child.ts", ["crash", box.root, String(FILES)], {
+        permissions: rootPermissions(box.root),
+        stderr: "inherit",
+      }).spawn();
+      try {
+        await waitReady(child);
+        await new Promise((resolve) => setTimeout(resolve, Math.random() * 3000));
+      } finally {
+        child.kill("SIGKILL");
+        await child.status;
+        await child.stdout.cancel().catch(() => {});
+      }
+      const states: string[] = [];
+      for (const [i, path] of paths.entries()) {
+        const text = await Deno.readTextFile(path);
+        const state = text === crashContent(i, "A")
+          ? "A"
+          : text === crashContent(i, "B")
+          ? "B"
+          : "";
+        assert.ok(
+          state,
+          `kill ${kill}: f${i}.txt holds ${text.length} characters of neither content`,
+        );
+        states.push(state);
+      }
+      if (new Set(states).size > 1) mixed++;
+      // A later run must start from one state: bring every file to A.
+      for (const [i, path] of paths.entries()) {
+        if (states[i] !== "A") await Deno.writeTextFile(path, crashContent(i, "A"));
+      }
+      for (const name of await tempFiles(box.root)) {
+        interrupted++;
+        await Deno.remove(join(box.root, name));
+      }
+    }
+    figure(
+      "patch",
+      `${KILLS} kills during ${FILES}-file patches: every file old or new; ${mixed} kills fell between two files, ${interrupted} during a write`,
+    );
+  },
+});
+
+const raceName =
+  "patch: a patched file swapped for a link to an outside file: nothing outside changes or leaks";
+Deno.test({
+  name: raceName,
+  ignore: skipUnless(raceName, notSlowRun() ?? cannotRun()),
+  async fn() {
+    await using box = await sandbox();
+    const target = join(box.root, "t.txt");
+    await Deno.writeTextFile(target, "line\n");
+    await Deno.writeTextFile(box.secret, `${SECRET} outside\nline\n`);
+    const before = await outsideSnapshot(box);
+    const stop = join(box.root, "stop");
+    const swapper = startChild("./_swapper.ts", stop, [stop, target, box.secret], {
+      permissions: ["--allow-read", "--allow-write"],
+    });
+    for (let i = 0; i < 500; i++) {
+      if (await Deno.lstat(`${target}.link`).then(() => true, () => false)) break;
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+    const results = [];
+    try {
+      for (const permissions of [["--allow-all"], rootPermissions(box.base)]) {
+        const { report } = await runChild<{
+          calls: number;
+          codes: Record<string, number>;
+          leaks: number;
+        }>("./_patch_child.ts", ["race", box.root, "300", SECRET], { permissions });
+        results.push(report);
+      }
+    } finally {
+      await swapper.stop<{ swaps: number }>();
+    }
+    const after = await outsideSnapshot(box);
+    assert.deepEqual([...after.entries()], [...before.entries()], "something outside changed");
+    for (const report of results) {
+      assert.equal(report.leaks, 0);
+      for (const code of Object.keys(report.codes)) {
+        assert.ok(
+          [
+            "ok",
+            "FS_OUTSIDE_ROOT",
+            "FS_NOT_FOUND",
+            "FS_STALE",
+            "FS_NOT_REGULAR_FILE",
+            "FS_IO_ERROR",
+          ]
+            .includes(code),
+          `unexpected ${code}`,
+        );
+      }
+    }
+    figure(
+      "patch",
+      `swap race: ${
+        results.map((r) => JSON.stringify(r.codes)).join(" / ")
+      }; outside unchanged, 0 leaks`,
+    );
+  },
+});
