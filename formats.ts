@@ -27,3 +27,4 @@
  */
 
 export * from "./src/present/formats.ts";
+export * from "./src/present/result_formats.ts";

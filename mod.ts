@@ -78,6 +78,8 @@ export {
 export type {
   DeleteValue,
   EditValue,
+  FsAttachment,
+  FsImageAttachment,
   FsToolDefinition,
   FsToolName,
   FsToolResult,
@@ -90,6 +92,7 @@ export type {
   PatchOperationValue,
   PatchValue,
   ReadLine,
+  ReadImageInfo,
   ReadValue,
   ToolInputSchema,
   WriteValue,

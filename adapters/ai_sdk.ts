@@ -53,11 +53,21 @@ export interface AiSdkToolCallOptions {
   abortSignal?: AbortSignal;
 }
 
-/** What the model gets: toolfs's text, marked as an error for a failed call. */
-export type AiSdkModelOutput = { type: "text"; value: string } | {
-  type: "error-text";
-  value: string;
+/** One part of a `content` model output: toolfs's text, or an image it read (C17.3). */
+export type AiSdkContentPart = { type: "text"; text: string } | {
+  type: "file";
+  data: { type: "data"; data: string };
+  mediaType: string;
 };
+
+/**
+ * What the model gets: toolfs's text, marked as an error for a failed call; for a `read` of an
+ * image, `content`: the text, then the image as base64 file data (C17.3).
+ */
+export type AiSdkModelOutput =
+  | { type: "text"; value: string }
+  | { type: "error-text"; value: string }
+  | { type: "content"; value: AiSdkContentPart[] };
 
 /**
  * An AI SDK function tool (assignable to the SDK's `Tool`, so a record of them is a
@@ -70,7 +80,7 @@ export interface AiSdkFsTool {
   inputSchema: FsInputSchema;
   /** Runs the tool; the result, value or error code included, stays in `toolResults`. */
   execute: (input: Record<string, unknown>, options: AiSdkToolCallOptions) => Promise<FsToolResult>;
-  /** Exactly toolfs's text for the model, `error-text` for a failure. */
+  /** Exactly toolfs's text for the model, `error-text` for a failure, images after the text. */
   toModelOutput: (options: { output: FsToolResult }) => AiSdkModelOutput;
 }
 
@@ -107,11 +117,22 @@ export function toAiSdkTools(
           cwd: options.cwd,
           signal: abortSignal,
         }),
-      toModelOutput: ({ output }) =>
-        output.isError
-          ? { type: "error-text", value: output.content }
-          : { type: "text", value: output.content },
+      toModelOutput: ({ output }) => modelOutput(output),
     };
   }
   return set;
+}
+
+function modelOutput(output: FsToolResult): AiSdkModelOutput {
+  if (output.isError) return { type: "error-text", value: output.content };
+  if (!output.attachments?.length) return { type: "text", value: output.content };
+  const value: AiSdkContentPart[] = [{ type: "text", text: output.content }];
+  for (const attachment of output.attachments) {
+    value.push({
+      type: "file",
+      data: { type: "data", data: attachment.data },
+      mediaType: attachment.mimeType,
+    });
+  }
+  return { type: "content", value };
 }

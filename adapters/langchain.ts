@@ -68,10 +68,23 @@ export interface LangChainToolCall {
   args: Record<string, unknown>;
 }
 
+/**
+ * A standard LangChain content block of a `ToolMessage` (`ContentBlock.Text`,
+ * `ContentBlock.Multimodal.Image` with base64 data).
+ */
+export type LangChainContentPart = { type: "text"; text: string } | {
+  type: "image";
+  data: string;
+  mimeType: string;
+};
+
 /** The `ToolMessage` a tool call returns (an instance of LangChain's `ToolMessage`). */
 export interface LangChainToolMessage {
-  /** Exactly toolfs's text (`Error: …` for a failure). */
-  content: string;
+  /**
+   * Exactly toolfs's text (`Error: …` for a failure); for an image `read`, content blocks: the
+   * text, then the image (C17.3).
+   */
+  content: string | LangChainContentPart[];
   /** The id of the call it answers. */
   tool_call_id: string;
   /** The tool name. */
@@ -163,7 +176,7 @@ export function toLangChainTools(
         const id = (config as { toolCall?: { id?: string } } | undefined)?.toolCall?.id;
         if (typeof id !== "string") return result.content;
         return new ToolMessage({
-          content: result.content,
+          content: messageContent(result),
           tool_call_id: id,
           name: definition.name,
           status: result.isError ? "error" : "success",
@@ -210,4 +223,13 @@ export function toLangChainPatchExecute(
       session: options.session,
       cwd: options.cwd,
     })).output;
+}
+
+function messageContent(result: FsToolResult): string | LangChainContentPart[] {
+  if (!result.attachments?.length) return result.content;
+  const parts: LangChainContentPart[] = [{ type: "text", text: result.content }];
+  for (const attachment of result.attachments) {
+    parts.push({ type: "image", data: attachment.data, mimeType: attachment.mimeType });
+  }
+  return parts;
 }

@@ -34,6 +34,7 @@ import { tool } from "@openai/agents-core";
 import {
   type ApplyPatchOperation,
   applyPatchOperation,
+  type FsToolResult,
   type FsTools,
   type ToolInputSchema,
 } from "../mod.ts";
@@ -57,6 +58,15 @@ export interface OpenAIAgentsCallDetails {
 }
 
 /**
+ * A structured tool output item of the Agents SDK (its `ToolOutputText` and `ToolOutputImage`):
+ * an image `read` returns toolfs's text, then the image (C17.3).
+ */
+export type OpenAIAgentsToolOutput = { type: "text"; text: string } | {
+  type: "image";
+  image: { data: string; mediaType: string };
+};
+
+/**
  * A function tool of the Agents SDK (assignable to its `FunctionTool`, so an `Agent` takes
  * it) whose output is toolfs's text.
  */
@@ -71,12 +81,15 @@ export interface OpenAIAgentsFsTool {
   parameters: ToolInputSchema;
   /** Always `true`. */
   strict: boolean;
-  /** Runs the tool on the model's JSON arguments: toolfs's text, a failure included. */
+  /**
+   * Runs the tool on the model's JSON arguments: toolfs's text, a failure included; for an
+   * image `read`, the text and the image as structured output items.
+   */
   invoke: (
     runContext: unknown,
     input: string,
     details?: OpenAIAgentsCallDetails,
-  ) => Promise<string>;
+  ) => Promise<string | OpenAIAgentsToolOutput[]>;
   /** Always resolves `false`. */
   needsApproval: (runContext: unknown, input: unknown, callId?: string) => Promise<boolean>;
   /** Always resolves `true`. */
@@ -113,13 +126,13 @@ export function toOpenAIAgentsTools(
       description: definition.description,
       parameters,
       strict: true,
-      execute: async (input, _context, details): Promise<string> => {
+      execute: async (input, _context, details): Promise<string | OpenAIAgentsToolOutput[]> => {
         const result = await tools.execute(definition.name, input, {
           session: options.session,
           cwd: options.cwd,
           signal: details?.signal,
         });
-        return result.content;
+        return toolOutput(result);
       },
     }) as OpenAIAgentsFsTool;
   });
@@ -183,4 +196,13 @@ export function toOpenAIAgentsEditor(
   const apply = (operation: OpenAIAgentsPatchOperation) =>
     applyPatchOperation(tools, operation, { session: options.session, cwd: options.cwd });
   return { createFile: apply, updateFile: apply, deleteFile: apply };
+}
+
+function toolOutput(result: FsToolResult): string | OpenAIAgentsToolOutput[] {
+  if (!result.attachments?.length) return result.content;
+  const items: OpenAIAgentsToolOutput[] = [{ type: "text", text: result.content }];
+  for (const attachment of result.attachments) {
+    items.push({ type: "image", image: { data: attachment.data, mediaType: attachment.mimeType } });
+  }
+  return items;
 }

@@ -1,5 +1,5 @@
 // Runs one `read` in a fresh process and prints its peak resident memory (VmHWM) and wall time
-// as JSON. Usage: deno run -A _rss_child.ts <root> <file> <offset> (Deno grants
+// as JSON. Usage: deno run -A _rss_child.ts <root> <file> <offset> [limit] (Deno grants
 // /proc/self only to -A; the tools still see nothing but the read-only root).
 // Private to bench/.
 
@@ -11,11 +11,12 @@ function peakKiB(): number {
   return match ? Number(match[1]) : NaN;
 }
 
-const [root, file, offset] = Deno.args;
+const [root, file, offset, limit] = Deno.args;
 const tools = createFsTools({ fs: new LocalFileSystem({ roots: [{ path: root, write: false }] }) });
 const startKiB = peakKiB();
 const started = performance.now();
-const result = await tools.execute("read", { file_path: file, offset: Number(offset) });
+const args = { file_path: file, offset: Number(offset), limit: limit ? Number(limit) : undefined };
+const result = await tools.execute("read", args);
 const ms = performance.now() - started;
 if (result.isError) {
   console.error(result.content);

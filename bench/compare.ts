@@ -6,7 +6,7 @@
  * goes to stdout as Markdown, progress to stderr.
  *
  * Options: `--runs N` (timed runs per case, default 5);
- * `--only read,memory,list,edit,search,mcp,2gib`
+ * `--only read,memory,list,edit,search,mcp,2gib,pdf`
  * (some sections; each generates only the inputs it needs); `--no-mcp` (skip the MCP peer rows);
  * `--keep` (leave the temporary directory); `--reference-version V` (of
  * `@modelcontextprotocol/server-filesystem`).
@@ -19,6 +19,7 @@ import { parseArgs } from "node:util";
 import { createFsTools, type FsTools, LocalFileSystem } from "../mod.ts";
 import { type GeneratedFile, generateDirectory, generateLines, generateSmall } from "./_inputs.ts";
 import { generateSourceTree } from "./_search_inputs.ts";
+import { makePdf, numberedPages } from "../tests/_pdf.ts";
 import {
   connectReference,
   connectToolfs,
@@ -195,6 +196,7 @@ async function childRead(
   root: string,
   file: string,
   offset: number,
+  limit?: number,
 ): Promise<{ peakKiB: number; ms: number }> {
   const out = await run(Deno.execPath(), [
     "run",
@@ -203,15 +205,16 @@ async function childRead(
     root,
     file,
     String(offset),
+    ...(limit ? [String(limit)] : []),
   ]);
   return JSON.parse(out);
 }
 
-async function peakOf(root: string, file: string, offset: number) {
+async function peakOf(root: string, file: string, offset: number, limit?: number) {
   const peaks: number[] = [];
   const times: number[] = [];
   for (let i = 0; i < Math.max(3, Math.ceil(RUNS / 2)); i++) {
-    const { peakKiB, ms } = await childRead(root, file, offset);
+    const { peakKiB, ms } = await childRead(root, file, offset, limit);
     peaks.push(peakKiB);
     times.push(ms);
   }
@@ -597,7 +600,64 @@ async function searchRows(inputs: Inputs): Promise<void> {
   }
 }
 
-const SECTIONS = ["read", "memory", "list", "edit", "search", "mcp", "2gib"] as const;
+/**
+ * PDF reads (C17.2): peak memory in a fresh process against a 1 KiB read, and a window on the
+ * last page after a first read against that first read (the page checkpoints at work).
+ */
+async function pdfRows(inputs: Inputs): Promise<void> {
+  const { root } = inputs;
+  await inputs.k1();
+  const pages = [[20, "pdf20.pdf"], [2000, "pdf2000.pdf"]] as const;
+  const sizes: Record<string, number> = {};
+  for (const [count, name] of pages) {
+    const bytes = makePdf(numberedPages(count, 40));
+    await Deno.writeFile(`${root}/${name}`, bytes);
+    sizes[name] = bytes.length;
+  }
+  progress("peak RSS: a 1 KiB read in a fresh process");
+  const base = await peakOf(root, "k1.txt", 1);
+  const cases: Array<[string, string, number | undefined]> = [
+    ["20-page PDF, limit 50 (every page extracted for the total)", "pdf20.pdf", 50],
+    ["2000-page PDF, limit 50 (every page extracted for the total)", "pdf2000.pdf", 50],
+    ["2000-page PDF, default window (the byte cap ends extraction)", "pdf2000.pdf", undefined],
+  ];
+  for (const [name, file, limit] of cases) {
+    progress(`peak RSS: ${name}`);
+    const peak = await peakOf(root, file, 1, limit);
+    const delta = (peak.peakKiB - base.peakKiB) / 1024;
+    rows.push({
+      case: `peak RSS, read ${name}, ${mib(sizes[file] / 1024)}`,
+      toolfs: mib(peak.peakKiB),
+      reference: `1 KiB read ${mib(base.peakKiB)}`,
+      ratio: `+${delta.toFixed(1)} MiB`,
+      target: "≤ +64 MiB",
+      holds: delta <= 64 ? "yes" : "**no**",
+    });
+  }
+  const fs = new LocalFileSystem({ roots: [{ path: root, write: false }] });
+  const warm = createFsTools({ fs });
+  const lastPage = { file_path: "pdf2000.pdf", offset: 41 * 1999 + 1, limit: 41 };
+  await warm.execute("read", { file_path: "pdf2000.pdf", limit: 1 }); // builds the checkpoints
+  const timing = await pair(
+    "PDF: a window on the last page, after a first read",
+    async () => check(await warm.execute("read", lastPage)),
+    async () => check(await createFsTools({ fs }).execute("read", lastPage)),
+  );
+  rows.push({
+    case: "read the last page of a 2000-page PDF after a first read (resumes at its page)",
+    toolfs: ms(timing.subject),
+    reference: `the same read, fresh tools ${ms(timing.reference)}`,
+    ratio: `${(timing.reference / timing.subject).toFixed(1)}× faster`,
+    target: "faster",
+    holds: timing.subject < timing.reference ? "yes" : "**no**",
+  });
+}
+
+function check(result: { isError: boolean; content: string }): void {
+  if (result.isError) throw new Error(result.content);
+}
+
+const SECTIONS = ["read", "memory", "list", "edit", "search", "mcp", "2gib", "pdf"] as const;
 
 async function main(): Promise<void> {
   const only = options.only ? options.only.split(",") : [...SECTIONS];
@@ -619,6 +679,7 @@ async function main(): Promise<void> {
     if (only.includes("list")) await listRows(inputs);
     if (only.includes("edit")) await editRows(inputs);
     if (only.includes("search")) await searchRows(inputs);
+    if (only.includes("pdf")) await pdfRows(inputs);
     if (install) {
       progress("installing the reference MCP server (npm)");
       await install;

@@ -46,6 +46,23 @@ export interface FsToolsConfig {
    * @default {0}
    */
   editSnippet: number;
+  /**
+   * Whether `read` gives PNG, JPEG, GIF and WebP files as images (C17.1); `false` keeps them
+   * `binary file`, for hosts whose model takes text only.
+   * @default {true}
+   */
+  readImages: boolean;
+  /**
+   * The largest image `read` returns, in bytes (C17.1); a larger one is refused before it is read.
+   * @default {5242880}
+   */
+  readMaxImageBytes: number;
+  /**
+   * The largest PDF `read` extracts text from, in bytes (C17.2); a larger one is refused before it
+   * is read. Extraction holds the whole PDF in memory, so this bounds a document read's memory.
+   * @default {20971520}
+   */
+  readMaxDocumentBytes: number;
 }
 
 /** The defaults of {@linkcode FsToolsConfig}. */
@@ -58,7 +75,13 @@ export const DEFAULT_CONFIG: Readonly<FsToolsConfig> = Object.freeze({
   globMaxFiles: 200,
   grepMaxMatches: 100,
   editSnippet: 0,
+  readImages: true,
+  readMaxImageBytes: 5 * 1024 * 1024,
+  readMaxDocumentBytes: 20 * 1024 * 1024,
 });
+
+/** Keys whose value is a boolean; every other key is a whole number. */
+const BOOLEAN_KEYS: ReadonlySet<string> = new Set(["readImages"]);
 
 /** Keys whose value may be 0; every other key is at least 1. */
 const ZERO_ALLOWED: ReadonlySet<string> = new Set(["readStreamMinSize", "editSnippet"]);
@@ -89,13 +112,20 @@ export function resolveConfig(overrides: Partial<FsToolsConfig> = {}): Readonly<
       );
     }
     if (value === undefined || value === null) continue;
+    if (BOOLEAN_KEYS.has(key)) {
+      if (typeof value !== "boolean") {
+        throw new TypeError(`config "${key}" must be a boolean: got ${JSON.stringify(value)}`);
+      }
+      (config as unknown as Record<string, unknown>)[key] = value;
+      continue;
+    }
     const min = ZERO_ALLOWED.has(key) ? 0 : 1;
     if (typeof value !== "number" || !Number.isSafeInteger(value) || value < min) {
       throw new TypeError(
         `config "${key}" must be a whole number of at least ${min}: got ${JSON.stringify(value)}`,
       );
     }
-    config[key as keyof FsToolsConfig] = value;
+    (config as unknown as Record<string, unknown>)[key] = value;
   }
   return Object.freeze(config);
 }

@@ -117,6 +117,22 @@ export interface ReadValue {
   lines: ReadLine[];
   /** The file's total lines; absent when the byte cap ended the window early. */
   totalLines?: number;
+  /** For an image (C17.1): what its header says; `lines` is then empty. */
+  image?: ReadImageInfo;
+  /** For a PDF (C17.2): its page count; `lines` are the extracted lines, page markers included. */
+  document?: { pages: number };
+}
+
+/** What a `read` of an image reports in its value (C17.1). */
+export interface ReadImageInfo {
+  /** The MIME type from the file's signature. */
+  mimeType: string;
+  /** Width in pixels. */
+  width: number;
+  /** Height in pixels. */
+  height: number;
+  /** The file's size in bytes. */
+  size: number;
 }
 
 /** The structured value of a `write` (C6). */
@@ -217,10 +233,28 @@ export type FsToolValue =
   | DeleteValue
   | PatchValue;
 
+/** An image a `read` result carries besides its text (C17.1). */
+export interface FsImageAttachment {
+  /** Always `image`. */
+  type: "image";
+  /** `image/png`, `image/jpeg`, `image/gif` or `image/webp`, from the file's signature. */
+  mimeType: string;
+  /** The file's bytes, base64. */
+  data: string;
+}
+
+/** Anything a result carries besides its text; every surface sends it after the text (C17.3). */
+export type FsAttachment = FsImageAttachment;
+
 /** What `execute` resolves to. Never a thrown error for a tool-level failure. */
 export interface FsToolResult<V = FsToolValue> {
   /** The exact model-facing text. */
   content: string;
+  /**
+   * Media for the model besides the text: present only on a successful `read` of an image
+   * (C17.1), whose `content` is then a short envelope naming the type, dimensions and size.
+   */
+  attachments?: FsAttachment[];
   /** Whether the call failed. */
   isError: boolean;
   /** The structured value, on success. */

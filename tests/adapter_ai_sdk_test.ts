@@ -177,3 +177,34 @@ Deno.test("ai-sdk: the call's abortSignal reaches the tool (C7.2)", { ignore }, 
     assertEquals(output.error?.code, "FS_ABORTED");
   });
 });
+
+Deno.test("ai-sdk: an image read reaches the model as content: the text, then the image (C17.3)", {
+  ignore,
+}, async () => {
+  const png = await Deno.readFile(new URL("./fixtures/media/red.png", import.meta.url));
+  await withSandbox({ "red.png": png }, async ({ root }) => {
+    const tools = createFsTools({ fs: new LocalFileSystem({ roots: [root] }) });
+    const expected = await tools.execute("read", { file_path: "red.png" });
+    const model = scripted([["read", { file_path: "red.png" }]]);
+    await generateText({
+      model,
+      tools: toAiSdkTools(tools, { session: {} }),
+      stopWhen: stepCountIs(3),
+      prompt: "look",
+    });
+    // The SDK adds undefined `filename` and `providerOptions`; JSON drops them.
+    assertEquals(JSON.parse(JSON.stringify(toolOutputs(model))), {
+      call_0: {
+        type: "content",
+        value: [
+          { type: "text", text: expected.content },
+          {
+            type: "file",
+            data: { type: "data", data: expected.attachments![0].data },
+            mediaType: "image/png",
+          },
+        ],
+      },
+    });
+  });
+});

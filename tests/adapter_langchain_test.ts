@@ -116,3 +116,20 @@ Deno.test("langchain: the call's signal reaches the tool (C7.2)", async () => {
     assert(seen.aborted, "aborting the invocation's signal aborts the tool call's");
   });
 });
+
+Deno.test("langchain: an image read is a ToolMessage with a text block, then an image block (C17.3)", async () => {
+  const png = await Deno.readFile(new URL("./fixtures/media/red.png", import.meta.url));
+  await withSandbox({ "red.png": png }, async ({ root }) => {
+    const tools = createFsTools({ fs: new LocalFileSystem({ roots: [root] }) });
+    const expected = await tools.execute("read", { file_path: "red.png" });
+    const [, read] = toLangChainTools(tools);
+    const message = await read.invoke(call("read", { file_path: "red.png" }));
+    assert(message instanceof ToolMessage);
+    assertEquals(message.content, [
+      { type: "text", text: expected.content },
+      { type: "image", data: expected.attachments![0].data, mimeType: "image/png" },
+    ]);
+    // LangChain's own view of the blocks: standard text and image blocks.
+    assertEquals(message.contentBlocks.map((block) => block.type), ["text", "image"]);
+  });
+});

@@ -178,3 +178,53 @@ Deno.test("openai-agents: in a Runner run the model's next turn gets exactly too
     ]);
   });
 });
+
+Deno.test(
+  "openai-agents: an image read reaches the model's next turn as text, then the image (C17.3)",
+  {
+    ignore,
+  },
+  async () => {
+    const png = await Deno.readFile(new URL("./fixtures/media/red.png", import.meta.url));
+    await withSandbox({ "red.png": png }, async ({ root }) => {
+      const tools = createFsTools({ fs: new LocalFileSystem({ roots: [root] }) });
+      const expected = await tools.execute("read", { file_path: "red.png" });
+      const requests: unknown[] = [];
+      const usage = new agents.Usage();
+      const model: import("@openai/agents-core").Model = {
+        getResponse(request) {
+          requests.push(structuredClone(request.input));
+          const output = requests.length === 1
+            ? [{
+              type: "function_call" as const,
+              callId: "call_1",
+              name: "read",
+              arguments: JSON.stringify({ file_path: "red.png", offset: null, limit: null }),
+              status: "completed" as const,
+            }]
+            : [{
+              type: "message" as const,
+              role: "assistant" as const,
+              status: "completed" as const,
+              content: [{ type: "output_text" as const, text: "done" }],
+            }];
+          return Promise.resolve({ usage, output });
+        },
+        getStreamedResponse() {
+          throw new Error("not used");
+        },
+      };
+      const agent = new agents.Agent({ name: "viewer", model, tools: toOpenAIAgentsTools(tools) });
+      const result = await new agents.Runner({ tracingDisabled: true }).run(agent, "look");
+      assertEquals(result.finalOutput, "done");
+      const second = requests[1] as Array<Record<string, unknown>>;
+      const outputs = second.filter((item) => item.type === "function_call_result").map((item) =>
+        item.output
+      );
+      assertEquals(outputs, [[
+        { type: "input_text", text: expected.content },
+        { type: "input_image", image: `data:image/png;base64,${expected.attachments![0].data}` },
+      ]]);
+    });
+  },
+);

@@ -160,6 +160,23 @@ Deno.test("cli usage errors exit 2 with the reason and the help on stderr, nothi
   });
 });
 
+Deno.test("cli --json of an image read includes the attachments (C17.3)", async () => {
+  const png = await Deno.readFile(new URL("./fixtures/media/red.png", import.meta.url));
+  await withSandbox({ "red.png": png }, async ({ root }) => {
+    const got = await cli(root, ["--json", "read", "red.png"]);
+    assertEquals(got.status, 0);
+    const result = JSON.parse(got.stdout);
+    assertEquals(result.attachments, [
+      { type: "image", mimeType: "image/png", data: btoa(String.fromCharCode(...png)) },
+    ]);
+    // Without --json, the text alone.
+    assertEquals(
+      (await cli(root, ["read", "red.png"])).stdout,
+      "<path>red.png</path>\n<type>image</type>\n<content>\nimage/png 3x2, 84 B\n</content>",
+    );
+  });
+});
+
 Deno.test("cli --json prints the whole result; --tokens counts on stderr", async () => {
   await withSandbox(FILES, async ({ root }) => {
     const tools = createFsTools({ fs: new LocalFileSystem({ roots: [root] }) });

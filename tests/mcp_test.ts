@@ -332,6 +332,27 @@ test("C13.1: a read result is exactly the contract text and isError, no structur
   });
 });
 
+test("C17.3: a PNG read is the text item, then an image item with the file's bytes", async () => {
+  await withServer({}, async (connect, root) => {
+    const png = await Deno.readFile(new URL("./fixtures/media/red.png", import.meta.url));
+    await Deno.writeFile(join(root, "red.png"), png);
+    const { call } = await connect();
+    // What the conformance scenario tools-call-image checks (an image item with data and
+    // mimeType), on our read tool: the scenario itself calls a tool named test_image_content.
+    assertEquals(await call("read", { file_path: "red.png" }), {
+      content: [
+        {
+          type: "text",
+          text:
+            "<path>red.png</path>\n<type>image</type>\n<content>\nimage/png 3x2, 84 B\n</content>",
+        },
+        { type: "image", data: btoa(String.fromCharCode(...png)), mimeType: "image/png" },
+      ],
+      isError: false,
+    });
+  });
+});
+
 test("C13.1: an edit result is the one-line text, without the file's before and after", async () => {
   await withServer({ "big.txt": "x\n".repeat(50_000) + "needle\n" }, async (connect) => {
     const { call } = await connect();

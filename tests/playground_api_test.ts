@@ -206,6 +206,9 @@ Deno.test("playground workspace gains the generated cases at start-up", async ()
   );
   const binary = await run(t.app, "read", { file_path: GENERATED.binary });
   assertEquals(binary.error?.code, "FS_BINARY");
+  const image = await run(t.app, "read", { file_path: GENERATED.image });
+  assertEquals(image.content.split("\n")[3], "image/png 1x1, 68 B");
+  assertEquals(image.attachments?.[0].mimeType, "image/png");
   const inside = await run(t.app, "read", { file_path: GENERATED.linkInside });
   assertEquals(inside.isError, false);
   assertMatch(inside.content, /1: # Release checklist/);

@@ -9,7 +9,7 @@
  * Config values (CONTRACT C2), as the API carries them: whatever keys the library's
  * `DEFAULT_CONFIG` has, so a new key reaches the UI without a change here.
  */
-export type ToolsConfig = Record<string, number>;
+export type ToolsConfig = Record<string, number | boolean>;
 
 /** A tool definition as the model gets it. */
 export interface ToolDefinition {
@@ -95,7 +95,7 @@ export interface DefinitionsResponse {
   /** The tokenizers counted when a request names none. */
   defaultTokenizers: TokenizerName[];
   /** The largest value a request may set per config key (CONTRACT C14.2). */
-  bounds: ToolsConfig;
+  bounds: Record<string, number>;
   /** What the tools run in. */
   workspace: WorkspaceInfo;
 }
@@ -126,6 +126,8 @@ export interface ExecuteResponse {
   error?: { name: string; code: string };
   /** The structured value, on success. */
   value?: unknown;
+  /** Media after the text: an image `read`'s bytes (C17.3). */
+  attachments?: { type: "image"; mimeType: string; data: string }[];
   /** The ACP presentation of the call. */
   presentation: Presentation;
   /** Tokens of `content` per tokenizer. */

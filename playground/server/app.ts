@@ -95,6 +95,8 @@ export const CONFIG_BOUNDS: Readonly<Record<string, number>> = Object.freeze({
   globMaxFiles: 10_000,
   grepMaxMatches: 10_000,
   editSnippet: 1_000,
+  readMaxImageBytes: 50 * 1024 * 1024,
+  readMaxDocumentBytes: 100 * 1024 * 1024,
 });
 
 /** The bound of a config key not in {@linkcode CONFIG_BOUNDS}. */
@@ -253,6 +255,7 @@ export function createApp(options: PlaygroundAppOptions): Hono {
       isError: result.isError,
       ...(result.error ? { error: result.error } : {}),
       ...(result.value !== undefined ? { value: result.value } : {}),
+      ...(result.attachments ? { attachments: result.attachments } : {}),
       presentation,
       tokens: await countTokens(
         result.content,
@@ -426,7 +429,7 @@ function tokenizersFromQuery(text: string | undefined): TokenizerName[] {
   return checkTokenizers(text.split(","));
 }
 
-function boundsOf(config: Readonly<FsToolsConfig>): ToolsConfig {
+function boundsOf(config: Readonly<FsToolsConfig>): Record<string, number> {
   return Object.fromEntries(
     Object.keys(config).map((key) => [key, CONFIG_BOUNDS[key] ?? DEFAULT_BOUND]),
   );

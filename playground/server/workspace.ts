@@ -57,14 +57,15 @@ export const GENERATED = {
   bigLog: "generated/big.log",
   wideLines: "generated/wide-lines.txt",
   manyEntries: "generated/250-entries",
-  binary: "special/pixel.png",
+  binary: "special/blob.bin",
+  image: "special/pixel.png",
   linkInside: "special/link-to-todo.md",
   linkOutside: "special/link-outside.txt",
   fifo: "special/fifo",
   readOnlyRoot: "vendor",
 } as const;
 
-// A 1×1 transparent PNG: starts with bytes that are not text and holds NULs.
+// A 1×1 transparent PNG: read as an image (C17.1).
 const PIXEL_PNG = Uint8Array.from(
   atob(
     "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII=",
@@ -116,7 +117,8 @@ export async function createFixtureWorkspace(
     await Deno.writeTextFile(join(root, GENERATED.wideLines), wideLines(1000));
     await writeManyEntries(join(root, GENERATED.manyEntries), manyEntries);
     await Deno.mkdir(join(root, "special"), { recursive: true });
-    await Deno.writeFile(join(root, GENERATED.binary), PIXEL_PNG);
+    await Deno.writeFile(join(root, GENERATED.image), PIXEL_PNG);
+    await Deno.writeFile(join(root, GENERATED.binary), Uint8Array.of(0x7f, 0x45, 0x4c, 0x46, 0, 0));
     await Deno.symlink(join("..", "notes", "todo.md"), join(root, GENERATED.linkInside));
     await Deno.symlink(join(outside, "secret.txt"), join(root, GENERATED.linkOutside));
     await makeFifo(join(root, GENERATED.fifo));

@@ -13,7 +13,7 @@ export interface ConfigPanelProps {
   /** The library defaults: their keys are the fields, their values the placeholders. */
   defaults: ToolsConfig;
   /** The largest value the server takes per key. */
-  bounds: ToolsConfig;
+  bounds: Record<string, number>;
   /** The overrides; an absent key keeps the default. */
   overrides: Partial<ToolsConfig>;
   /** Called with new overrides. */
@@ -32,7 +32,8 @@ export interface ConfigPanelProps {
  */
 export function ConfigPanel(props: ConfigPanelProps): JSX.Element {
   const { defaults, bounds, overrides, onChange, policy, onPolicy } = props;
-  const keys = Object.keys(defaults);
+  // The number caps; a boolean key (readImages) keeps its default here.
+  const keys = Object.keys(defaults).filter((key) => typeof defaults[key] === "number");
   const changed = keys.filter((k) => overrides[k] !== undefined).length + (policy ? 0 : 1);
   return (
     <details class="config" data-testid="config">

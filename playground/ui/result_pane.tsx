@@ -7,6 +7,7 @@
 import type { JSX } from "preact";
 import type { ExecuteRequest, ExecuteResponse, ToolsConfig } from "./api.ts";
 import { OutputView } from "./output_view.tsx";
+import { AttachmentsView } from "./attachments_view.tsx";
 import type { PaneState } from "./state.ts";
 
 export type { PaneState };
@@ -100,7 +101,7 @@ export function ResultPane(props: ResultPaneProps): JSX.Element {
             <div class="chips">
               {overrides.map((k) => (
                 <span class="chip" key={k}>
-                  {k}={number.format(response.config[k])}
+                  {k}={String(response.config[k])}
                 </span>
               ))}
               {response.policy ? null : <span class="chip">read-before-write off</span>}
@@ -135,6 +136,9 @@ export function ResultPane(props: ResultPaneProps): JSX.Element {
               showWhitespace={showWhitespace}
               wrap={wrap}
             />
+            {response.attachments?.length
+              ? <AttachmentsView attachments={response.attachments} value={response.value} />
+              : null}
             <AcpCard response={response} />
             <details class="section">
               <summary>

@@ -12,6 +12,7 @@ import { workspaceSection } from "../render/hints.ts";
 import type { FsRootInfo, FsToolDefinition, FsToolResult } from "../types.ts";
 import type { ToolInputSchema } from "../types.ts";
 import { type McpToolAnnotations, SPECS, TOOL_NAMES } from "./specs/mod.ts";
+import type { McpImageContent, McpTextContent } from "./result_formats.ts";
 
 export type { McpToolAnnotations } from "./specs/mod.ts";
 
@@ -80,8 +81,8 @@ export interface McpTool {
 
 /** An MCP `tools/call` result (`CallToolResult`). */
 export interface McpCallToolResult {
-  /** One text item: exactly the model-facing text. */
-  content: [{ type: "text"; text: string }];
+  /** Exactly the model-facing text, then an `image` item per attachment (C17.3). */
+  content: [McpTextContent, ...McpImageContent[]];
   /** Mirrors the tool result. */
   isError: boolean;
   /** The structured value (C6), on success only. */
@@ -307,6 +308,9 @@ export function toMcpTools(definitions: readonly FsToolDefinition[]): McpTool[] 
  */
 export function toMcpCallResult(result: FsToolResult): McpCallToolResult {
   const content: McpCallToolResult["content"] = [{ type: "text", text: result.content }];
+  for (const a of result.attachments ?? []) {
+    content.push({ type: "image", data: a.data, mimeType: a.mimeType });
+  }
   if (result.isError) {
     return { content, isError: true, _meta: { "toolfs/error": { ...result.error } } };
   }

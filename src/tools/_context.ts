@@ -6,7 +6,7 @@ import type { FsProvider, FsTarget } from "../provider/fs_provider.ts";
 import { FsError } from "../fs_error.ts";
 import { tooLargeDetail } from "../render/errors.ts";
 import type { LineIndex } from "../text/read_window.ts";
-import type { FsOp, FsToolValue } from "../types.ts";
+import type { FsAttachment, FsOp, FsToolValue } from "../types.ts";
 
 export interface ToolEnv {
   fs: FsProvider;
@@ -39,6 +39,8 @@ export interface ToolEnv {
 export interface ToolSuccess<V> {
   content: string;
   value: V;
+  /** Media after the text (C17.1). */
+  attachments?: FsAttachment[];
 }
 
 /**

@@ -25,6 +25,9 @@ import {
   type WindowResult,
 } from "../text/read_window.ts";
 import type { ReadValue } from "../types.ts";
+import type { FsFileContent, FsReadHandle } from "../provider/fs_provider.ts";
+import { type MediaKind, sniffMedia } from "../text/media_sniff.ts";
+import { mediaCap, readMedia } from "./_media.ts";
 
 /** Validated `read` arguments. */
 export interface ReadRequest {
@@ -34,6 +37,8 @@ export interface ReadRequest {
   offset: number;
   /** How many lines at most. */
   limit: number;
+  /** Whether the caller passed `offset` or `limit` (neither applies to an image, C17.1). */
+  windowGiven: boolean;
 }
 
 /** `read`: its arguments checked, then a window of the file rendered. */
@@ -47,7 +52,8 @@ function parse(a: Record<string, unknown>, config: Readonly<FsToolsConfig>): Rea
   const limit = optional(a.limit) ?? config.readLimit;
   if (!isPositiveInteger(limit)) throw invalid(VALIDATION_MESSAGES.limit);
   if (limit > config.readLimit) throw invalid(limitTooLargeMessage(config.readLimit));
-  return { filePath, offset, limit };
+  const windowGiven = optional(a.offset) !== undefined || optional(a.limit) !== undefined;
+  return { filePath, offset, limit, windowGiven };
 }
 
 /** Runs `read` with validated arguments. */
@@ -73,10 +79,46 @@ async function run(
     truncate: truncateLine,
     signal,
   };
+  const shown = displayPath(env.cwd, target.path);
+  const media = (kind: MediaKind | null, content?: FsFileContent) => {
+    if (!kind) return null;
+    if (kind !== "application/pdf" && !config.readImages) throw new FsError("FS_BINARY");
+    const { offset, limit, windowGiven } = request;
+    return readMedia(env, {
+      target,
+      shown,
+      kind,
+      size: stat.size,
+      content,
+      offset,
+      limit,
+      windowGiven,
+    });
+  };
+  const whole = stat.size !== null && stat.size < config.readStreamMinSize;
   let result: WindowResult;
   let version: string;
-  if (stat.size !== null && stat.size < config.readStreamMinSize) {
+  let handle: FsReadHandle | undefined;
+  let first: Uint8Array | undefined;
+  if (!whole || stat.size! > mediaCap(config)) {
+    // Too large for a media file to be read whole: its head decides first (C17.1, C17.2).
+    handle = await env.fs.streamText(target, { signal });
+    let found: MediaKind | null;
+    try {
+      first = await head(handle.chunks, 8192);
+      found = sniffMedia(first);
+    } catch (error) {
+      handle.close();
+      throw error;
+    }
+    if (found || whole) handle.close();
+    const read = media(found);
+    if (read) return await read;
+  }
+  if (whole) {
     const content = await env.fs.readText(target, { signal });
+    const read = media(sniffMedia(content.bytes), content);
+    if (read) return await read;
     if (looksBinary(content.bytes)) throw new FsError("FS_BINARY");
     const bytes = content.bytes;
     const source: ChunkSource = async function* (position) {
@@ -87,24 +129,22 @@ async function run(
     if (result.totalLines === undefined) result.totalLines = countLines(bytes);
     version = content.version;
   } else {
-    const handle = await env.fs.streamText(target, { signal });
     try {
-      if (looksBinary(await head(handle.chunks, 8192))) throw new FsError("FS_BINARY");
-      let index = env.lineIndexes.get(handle.cacheKey);
-      if (!index) env.lineIndexes.set(handle.cacheKey, index = newLineIndex());
-      result = await scanWindow(handle.chunks, { ...window, index });
+      if (looksBinary(first!)) throw new FsError("FS_BINARY");
+      let index = env.lineIndexes.get(handle!.cacheKey);
+      if (!index) env.lineIndexes.set(handle!.cacheKey, index = newLineIndex());
+      result = await scanWindow(handle!.chunks, { ...window, index });
       // A capped window of a streamed file: the total once a pass has counted it, or counted
       // now when that is cheap (C4.2).
       result.totalLines ??= index.totalLines;
-      if (result.totalLines === undefined && handle.size !== null && handle.size <= COUNT_MAX) {
-        result.totalLines = index.totalLines = await countChunks(handle.chunks(0));
+      if (result.totalLines === undefined && handle!.size !== null && handle!.size <= COUNT_MAX) {
+        result.totalLines = index.totalLines = await countChunks(handle!.chunks(0));
       }
-      version = handle.version;
+      version = handle!.version;
     } finally {
-      handle.close();
+      handle!.close();
     }
   }
-  const shown = displayPath(env.cwd, target.path);
   if (result.totalLines !== undefined && request.offset > Math.max(result.totalLines, 1)) {
     throw new FsError("FS_OFFSET_OUT_OF_RANGE", {
       message: offsetOutOfRangeMessage(request.offset, shown, result.totalLines),

@@ -187,8 +187,10 @@ export function createFsTools(options: CreateFsToolsOptions): FsTools {
   ): Promise<FsToolResult> {
     const call: Call = { op: name as FsOp, given: ".", here: cwd, signal: ctx?.signal };
     try {
-      const { content, value } = await dispatch(name, args, ctx ?? {}, call, known);
-      return { content, isError: false, value };
+      const { content, value, attachments } = await dispatch(name, args, ctx ?? {}, call, known);
+      return attachments
+        ? { content, isError: false, value, attachments }
+        : { content, isError: false, value };
     } catch (error) {
       // The one place a failure becomes text.
       const e = error instanceof FsError ? error : toFsErrorSafe(error, call.signal);

@@ -187,7 +187,7 @@ Deno.test("C1.2 an invalid config value is a constructor error naming the key", 
     const cases: [Record<string, unknown>, string][] = [
       [
         { readLimt: 5 },
-        'unknown config key "readLimt": expected one of listMaxEntries, readLimit, readMaxLineLength, readMaxBytes, readStreamMinSize, globMaxFiles, grepMaxMatches, editSnippet',
+        'unknown config key "readLimt": expected one of listMaxEntries, readLimit, readMaxLineLength, readMaxBytes, readStreamMinSize, globMaxFiles, grepMaxMatches, editSnippet, readImages, readMaxImageBytes, readMaxDocumentBytes',
       ],
       [{ readLimit: 0 }, 'config "readLimit" must be a whole number of at least 1: got 0'],
       [{ readLimit: 1.5 }, 'config "readLimit" must be a whole number of at least 1: got 1.5'],
@@ -209,6 +209,11 @@ Deno.test("C1.2 an invalid config value is a constructor error naming the key", 
       ],
       [{ editSnippet: -1 }, 'config "editSnippet" must be a whole number of at least 0: got -1'],
       [{ globMaxFiles: 0 }, 'config "globMaxFiles" must be a whole number of at least 1: got 0'],
+      [{ readImages: 1 }, 'config "readImages" must be a boolean: got 1'],
+      [
+        { readMaxImageBytes: 0 },
+        'config "readMaxImageBytes" must be a whole number of at least 1: got 0',
+      ],
       [
         { grepMaxMatches: 0 },
         'config "grepMaxMatches" must be a whole number of at least 1: got 0',

@@ -17,6 +17,9 @@ Deno.test("C2 the defaults are 200 entries, 2000 lines, 2000 chars, 51200 bytes,
       globMaxFiles: 200,
       grepMaxMatches: 100,
       editSnippet: 0,
+      readImages: true,
+      readMaxImageBytes: 5242880,
+      readMaxDocumentBytes: 20971520,
     };
     assert.deepEqual({ ...DEFAULT_CONFIG }, expected);
     assert.deepEqual({ ...toolsAt(root).config }, expected);

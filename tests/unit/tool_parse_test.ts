@@ -41,11 +41,13 @@ Deno.test("C4.2: read parse defaults offset to 1 and limit to the configured rea
     filePath: "a.txt",
     offset: 1,
     limit: 50,
+    windowGiven: false,
   });
   assert.deepEqual(readTool.parse({ file_path: "a.txt", offset: 3, limit: null }, config), {
     filePath: "a.txt",
     offset: 3,
     limit: 50,
+    windowGiven: true,
   });
 });
 
