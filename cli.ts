@@ -11,8 +11,8 @@
  * The tool's arguments are one JSON object, `--name value` flags, or positionals that fill the
  * tool's properties in schema order (`read <file_path> [offset] [limit]`). Standard output is
  * the tool's content byte for byte (a newline is added only on a terminal); the exit status is
- * 0 on success, 1 on a tool error (its `Error: …` text is still printed) and 2 when the tool did
- * not run (usage, options, roots, session file), with the reason and the usage on stderr.
+ * 0 on success, 1 on a tool error (its `Error: …` text is still printed) or, as with `rg`, a
+ * `grep` or `glob` that found nothing, and 2 when the tool did not run (usage, options, roots, session file), with the reason and the usage on stderr.
  * `--json` prints the whole result, `--tokens` adds token counts on stderr, and
  * `--session FILE` keeps read observations between runs so a script can read, then edit.
  *
@@ -33,6 +33,8 @@ import {
   type FsToolName,
   type FsTools,
   type FsToolsConfig,
+  type GlobValue,
+  type GrepValue,
   LocalFileSystem,
   type RootSpec,
 } from "./mod.ts";
@@ -42,6 +44,7 @@ import { countCliTokens } from "./src/cli/tokens.ts";
 import { findRoot } from "./src/provider/roots.ts";
 import { toolDefinitions } from "./src/tools/tools.ts";
 import { SERVED_TOOLS } from "./src/present/specs/mod.ts";
+import packageConfig from "./deno.json" with { type: "json" };
 
 /** Where {@linkcode runCli} writes (`Deno.stdout` and `Deno.stderr` fit). */
 export interface CliWriter {
@@ -79,10 +82,15 @@ export interface RunCliOptions {
   terminal?: boolean;
 }
 
+/** The version `--version` prints: the package's. */
+export const CLI_VERSION: string = packageConfig.version;
+
 /** Exit status: the tool succeeded. */
 export const EXIT_OK = 0;
 /** Exit status: the tool ran and failed; its `Error: …` text was printed. */
 export const EXIT_TOOL_ERROR = 1;
+/** Exit status: a `grep` or `glob` ran and found nothing, as with `rg` (the same as a tool error). */
+export const EXIT_NO_MATCH = 1;
 /** Exit status: the tool did not run (usage, options, roots or session file). */
 export const EXIT_USAGE = 2;
 
@@ -91,7 +99,8 @@ export const EXIT_USAGE = 2;
  *
  * @param argv The arguments after the program name.
  * @param options Where to read and write, and the caller's directory.
- * @returns 0 (success), 1 (tool error) or 2 (the tool did not run).
+ * @returns 0 (success), 1 (tool error, or a `grep`/`glob` that found nothing) or 2 (the tool
+ *   did not run).
  *
  * @example
  * ```ts ignore
@@ -110,6 +119,10 @@ export async function runCli(
   const command = parseCli(argv);
   if (command.kind === "help") {
     await writeAll(stdout, `${cliUsage(toolDefinitions({ tools: SERVED_TOOLS }))}\n`);
+    return EXIT_OK;
+  }
+  if (command.kind === "version") {
+    await writeAll(stdout, `toolfs ${CLI_VERSION}\n`);
     return EXIT_OK;
   }
   const problem = async (text: string, usage?: FsTools["definitions"]): Promise<number> => {
@@ -194,7 +207,15 @@ export async function runCli(
     const counts = await countCliTokens(result.content);
     await writeAll(stderr, `tokens: ${counts.deepseek_v3} deepseek_v3, ${counts.o200k} o200k\n`);
   }
-  return result.isError ? EXIT_TOOL_ERROR : EXIT_OK;
+  if (result.isError) return EXIT_TOOL_ERROR;
+  return foundNothing(command.tool, result.value) ? EXIT_NO_MATCH : EXIT_OK;
+}
+
+/** Whether a `grep` or `glob` found nothing (exit 1, as `rg`, `grep` and `fd` do). */
+function foundNothing(tool: string, value: unknown): boolean {
+  if (tool === "grep") return (value as GrepValue).totalMatches === 0;
+  if (tool === "glob") return (value as GlobValue).total === 0;
+  return false;
 }
 
 /** Whether a directory lies inside a root (then relative paths resolve against it). */

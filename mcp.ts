@@ -34,7 +34,7 @@ import {
   type ListToolsResult,
   Server,
   WebStandardStreamableHTTPServerTransport,
-} from "@modelcontextprotocol/server";
+} from "npm:@modelcontextprotocol/server@2.4.0";
 import {
   createFsTools,
   type FsToolName,
@@ -53,6 +53,7 @@ import type { RootAccess } from "./src/types.ts";
 import { clientRootPaths, rootsInForce, type RootsSource } from "./src/mcp/roots.ts";
 import { generateToken, guardRequest, isLoopback, parseListen } from "./src/mcp/http_guard.ts";
 import { outputSchemaFor } from "./src/mcp/output_schemas.ts";
+import { withProgress } from "./src/mcp/progress.ts";
 import {
   MCP_MAX_MESSAGE_BYTES,
   NO_ROOTS_MESSAGE,
@@ -110,6 +111,13 @@ export interface McpServerOptions {
    * @default {console.error}
    */
   log?: (line: string) => void;
+  /**
+   * When a `tools/call` carries `_meta.progressToken`, milliseconds before the first
+   * `notifications/progress` and between two, while the call (a long `grep` or `glob` walk)
+   * runs.
+   * @default {1000}
+   */
+  progressIntervalMs?: number;
 }
 
 /** Options of {@linkcode serveStdio}. */
@@ -457,8 +465,18 @@ function sessionServer(workspace: Workspace, eagerRoots: boolean): Server {
     await pending;
     if (!tools) return { content: [{ type: "text", text: NO_ROOTS_MESSAGE }], isError: true };
     const { name, arguments: args } = request.params;
+    const run = tools;
     const result = toMcpCallResult(
-      await tools.execute(name, args ?? {}, { session, signal: ctx.mcpReq.signal }),
+      await withProgress(
+        () => run.execute(name, args ?? {}, { session, signal: ctx.mcpReq.signal }),
+        {
+          token: ctx.mcpReq._meta?.progressToken,
+          send: (params) =>
+            ctx.mcpReq.notify({ method: "notifications/progress", params: { ...params } }),
+          tool: name,
+          intervalMs: options.progressIntervalMs,
+        },
+      ),
     );
     if (options.structured) return result;
     return { content: result.content, isError: result.isError };

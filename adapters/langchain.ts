@@ -33,8 +33,8 @@
  * @module
  */
 
-import { ToolMessage } from "@langchain/core/messages";
-import { DynamicStructuredTool } from "@langchain/core/tools";
+import { ToolMessage } from "npm:@langchain/core@1.4.0/messages";
+import { DynamicStructuredTool } from "npm:@langchain/core@1.4.0/tools";
 import {
   type ApplyPatchOperation,
   applyPatchOperation,

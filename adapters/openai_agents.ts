@@ -30,7 +30,7 @@
  * @module
  */
 
-import { tool } from "@openai/agents-core";
+import { tool } from "npm:@openai/agents-core@0.20.0";
 import {
   type ApplyPatchOperation,
   applyPatchOperation,

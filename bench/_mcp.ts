@@ -2,15 +2,15 @@
 // reference `@modelcontextprotocol/server-filesystem` (under Node). Private to bench/.
 
 // The SDK's `./*` export maps `client/stdio.js` to the types `client/stdio.js.d.ts`, which does not
-// exist; Deno finds `stdio.d.ts` itself only when it manages node_modules/, and the project's
-// `"nodeModulesDir": "manual"` (see deno.json) type-checks through Node's rules, so each import
-// names its types.
+// exist; each import names its types by the extension-less subpath, which resolves to the right
+// `.d.ts` with or without a node_modules/ directory (deno.json has `"nodeModulesDir": "none"`).
 import { Client } from "@modelcontextprotocol/sdk/client";
-// @ts-types="../node_modules/@modelcontextprotocol/sdk/dist/esm/client/stdio.d.ts"
+// @ts-types="@modelcontextprotocol/sdk/client/stdio"
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
-// @ts-types="../node_modules/@modelcontextprotocol/sdk/dist/esm/client/streamableHttp.d.ts"
+// @ts-types="@modelcontextprotocol/sdk/client/streamableHttp"
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import type { Transport } from "../node_modules/@modelcontextprotocol/sdk/dist/esm/shared/transport.d.ts";
+// @ts-types="@modelcontextprotocol/sdk/shared/transport"
+import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 
 /** Generous: the reference server's `edit_file` of a big file takes a while. */
 const CALL_TIMEOUT_MS = 300_000;

@@ -87,17 +87,18 @@ Deno.test("cli edit with --no-policy prints the edit text; --replace_all alone m
   });
 });
 
-Deno.test("cli --no-policy after the tool name is a flag only where it is not an argument's value", async () => {
+Deno.test("cli --no-policy after the tool name is never an option: a value, or a usage error (issue 19)", async () => {
   await withSandbox({ "a.txt": "old\n" }, async ({ root }) => {
     // The value of --content: written as such, so the policy holds (a.txt was never read).
     const taken = await cli(root, ["write", "a.txt", "--content", "--no-policy"]);
     assertEquals(taken.status, 1);
     assert(taken.stdout.startsWith("Error: "), taken.stdout);
     assertEquals(await Deno.readTextFile(join(root, "a.txt")), "old\n");
-    // A flag of its own: the policy is off.
+    // Where an option could stand, it is refused: the policy stays on and nothing runs.
     const flag = await cli(root, ["write", "a.txt", "--no-policy", "--content", "new"]);
-    assertEquals(flag.status, 0);
-    assertEquals(await Deno.readTextFile(join(root, "a.txt")), "new");
+    assertEquals(flag.status, 2);
+    assert(flag.stderr.startsWith("toolfs: option --no-policy goes before the tool name"));
+    assertEquals(await Deno.readTextFile(join(root, "a.txt")), "old\n");
   });
 });
 

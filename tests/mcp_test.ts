@@ -815,11 +815,24 @@ test("C13.3: a request without the token or with a wrong one gets 401", async ()
           body,
         });
         assertEquals(response.status, 401);
-        assertEquals(response.headers.get("www-authenticate"), 'Bearer realm="toolfs"');
+        const challenge = response.headers.get("www-authenticate")!;
+        // RFC 6750: an error code only when a credential was sent.
+        assertEquals(
+          challenge.startsWith('Bearer realm="toolfs", error="invalid_token", error_description='),
+          authorization !== undefined,
+          challenge,
+        );
+        if (authorization === undefined) assertEquals(challenge, 'Bearer realm="toolfs"');
         assertEquals(
           (await response.json()).error.message,
-          "unauthorized: missing or wrong bearer token",
+          'unauthorized: missing or wrong bearer token; send the header "Authorization: Bearer <token>" with the token in TOOLFS_MCP_TOKEN or the one the server printed to stderr at start (Claude Code: claude mcp add --transport http toolfs <url> --header "Authorization: Bearer <token>")',
         );
+      }
+      // OAuth discovery finds no metadata (404), so a client does not try to register.
+      for (const path of ["oauth-protected-resource/mcp", "oauth-authorization-server"]) {
+        const metadata = await fetch(new URL(`/.well-known/${path}`, server.url));
+        assertEquals(metadata.status, 404);
+        await metadata.body?.cancel();
       }
     });
   });

@@ -43,7 +43,11 @@ export interface CliToolArgs {
 }
 
 /** What a command line asks for. */
-export type CliCommand = CliRun | { kind: "help" } | { kind: "usage"; problem: string };
+export type CliCommand =
+  | CliRun
+  | { kind: "help" }
+  | { kind: "version" }
+  | { kind: "usage"; problem: string };
 
 /** The usage text of the CLI (printed by `--help` and after a usage error). */
 export function cliUsage(definitions: readonly FsToolDefinition[]): string {
@@ -54,8 +58,8 @@ export function cliUsage(definitions: readonly FsToolDefinition[]): string {
     return `  ${[d.name, ...props].join(" ").padEnd(44)} ${d.description}`;
   }).join("\n");
   return `usage: toolfs [--root DIR]... [--read-only DIR]... [--config JSON] [--session FILE]
-              [--tools NAMES] [--no-policy] [--json] [--tokens]
-              <tool> [JSON | ARG... | --name value...]
+              [--tools NAMES] [--no-policy] [--json] [--tokens] [--]
+              <tool> [JSON | ARG... | --name value...] [--] [ARG...]
 
 Runs one toolfs tool and prints exactly the text the model would see.
 
@@ -63,31 +67,55 @@ tools (positional arguments fill the properties in this order):
 ${tools}
 
 options:
-  --root DIR        a readable and writable root (repeatable); default: the current directory
+  -r, --root DIR    a readable and writable root (repeatable); default: the current directory
                     (read-only when Deno has no write permission for it)
-  --read-only DIR   a root that is never written (repeatable)
-  --config JSON     caps, e.g. '{"readLimit":200}'
-  --session FILE    keep read observations in FILE between runs, so a later write or edit
+  -R, --read-only DIR
+                    a root that is never written (repeatable)
+  -c, --config JSON caps, e.g. '{"readLimit":200}'
+  -s, --session FILE
+                    keep read observations in FILE between runs, so a later write or edit
                     of a file read earlier is allowed
   --tools NAMES     the tools to offer, comma-separated; default: every tool but patch
-  --no-policy       writes and edits need no earlier read
-  --json            print the whole result (content, isError, value or error) as JSON
-  --tokens          print the text's token counts (DeepSeek V3, o200k) on stderr
+  --no-policy       writes and edits need no earlier read (only before the tool name)
+  -j, --json        print the whole result (content, isError, value or error) as JSON
+  -t, --tokens      print the text's token counts (DeepSeek V3, o200k) on stderr
   -h, --help        this text
+  -V, --version     the version
 
 tool arguments: one JSON object ('{"file_path":"a.ts","limit":20}'), '-' to read that object
 from stdin, or --name value flags (--replace_all alone means true); a flag value '-' is read
-from stdin.
+from stdin. After '--' every argument is a value, even one starting with '--' (e.g. '---').
 
-exit status: 0 the tool succeeded, 1 the tool failed (its Error: text is printed),
-2 the tool did not run (usage, options, roots, session file).`;
+exit status: 0 the tool succeeded, 1 the tool failed (its Error: text is printed) or, as
+with rg, a grep or glob found nothing, 2 the tool did not run (usage, options, roots,
+session file).`;
 }
 
+/** The options before the tool name that take a value, by long name. */
 const VALUE_OPTIONS = new Set(["root", "read-only", "config", "session", "tools"]);
-const FLAG_OPTIONS = new Set(["json", "tokens", "no-policy", "help"]);
+/** The options before the tool name that take none. */
+const FLAG_OPTIONS = new Set(["json", "tokens", "no-policy", "help", "version"]);
+/**
+ * The flags also accepted after the tool name: only those that change how the result is
+ * shown, so a value a script passes there can never turn the policy off (issue 19).
+ */
+const TRAILING_FLAGS = new Set(["json", "tokens", "help"]);
+/** Short options: `-r DIR`, `-R DIR`, `-c JSON`, `-s FILE`, `-j`, `-t`, `-h`, `-V`. */
+const SHORT: Record<string, string> = {
+  r: "root",
+  R: "read-only",
+  c: "config",
+  s: "session",
+  j: "json",
+  t: "tokens",
+  h: "help",
+  V: "version",
+};
+/** What reads as an option: `--name` or `--name=value`; `---` or `--5` is a value. */
+const LONG_OPTION = /^--[A-Za-z][\w-]*(?:=|$)/;
 
 /**
- * Parses the options before the tool name.
+ * Parses the options before the tool name. `--` ends them (the next token is the tool).
  *
  * @param argv The arguments after the program name.
  * @returns What to do; for a run, the tokens after the tool name are left in `rest`.
@@ -103,20 +131,22 @@ export function parseCli(argv: readonly string[]): CliCommand {
     tool: "",
     rest: [],
   };
+  const tokens = expandShort(argv);
+  if (typeof tokens === "string") return { kind: "usage", problem: tokens };
   let i = 0;
-  for (; i < argv.length; i++) {
-    const token = argv[i];
+  for (; i < tokens.length; i++) {
+    const token = tokens[i];
     if (token === "--") {
       i++;
       break;
     }
-    if (token === "-h") return { kind: "help" };
-    if (!token.startsWith("--")) break;
+    if (!LONG_OPTION.test(token)) break;
     const eq = token.indexOf("=");
     const name = token.slice(2, eq === -1 ? undefined : eq);
     if (FLAG_OPTIONS.has(name)) {
       if (eq !== -1) return { kind: "usage", problem: `option --${name} takes no value` };
       if (name === "help") return { kind: "help" };
+      if (name === "version") return { kind: "version" };
       if (name === "json") run.json = true;
       if (name === "tokens") run.tokens = true;
       if (name === "no-policy") run.policy = false;
@@ -127,7 +157,7 @@ export function parseCli(argv: readonly string[]): CliCommand {
     }
     let value: string;
     if (eq !== -1) value = token.slice(eq + 1);
-    else if (i + 1 < argv.length) value = argv[++i];
+    else if (i + 1 < tokens.length) value = tokens[++i];
     else return { kind: "usage", problem: `option --${name} needs a value` };
     if (name === "root" || name === "read-only") {
       if (value === "") return { kind: "usage", problem: `option --${name} needs a directory` };
@@ -143,10 +173,43 @@ export function parseCli(argv: readonly string[]): CliCommand {
       run.config = config;
     }
   }
-  if (i >= argv.length) return { kind: "usage", problem: "no tool given" };
-  run.tool = argv[i++];
-  run.rest = argv.slice(i);
+  if (i >= tokens.length) return { kind: "usage", problem: "no tool given" };
+  run.tool = tokens[i++];
+  run.rest = tokens.slice(i);
   return run;
+}
+
+/**
+ * The options before the tool name with each short option spelled long: `-j` is `--json`,
+ * `-jt` is `--json --tokens`, `-r DIR` and `-rDIR` are `--root DIR`. Stops at `--` or at the
+ * first token that is not an option (the tool name), which it leaves as it is, like the rest.
+ */
+function expandShort(argv: readonly string[]): string[] | string {
+  const out: string[] = [];
+  for (let i = 0; i < argv.length; i++) {
+    const token = argv[i];
+    if (token === "--" || !token.startsWith("-") || token === "-") {
+      out.push(...argv.slice(i));
+      return out;
+    }
+    if (token.startsWith("--")) {
+      out.push(token);
+      if (!token.includes("=") && VALUE_OPTIONS.has(token.slice(2)) && i + 1 < argv.length) {
+        out.push(argv[++i]); // a value that looks like an option is still the value
+      }
+      continue;
+    }
+    for (let j = 1; j < token.length; j++) {
+      const name = SHORT[token[j]];
+      if (name === undefined) return `unknown option ${JSON.stringify(`-${token[j]}`)}`;
+      out.push(`--${name}`);
+      if (!VALUE_OPTIONS.has(name)) continue;
+      if (j + 1 < token.length) out.push(token.slice(j + 1));
+      else if (i + 1 < argv.length) out.push(argv[++i]);
+      break;
+    }
+  }
+  return out;
 }
 
 /** The value that marks an argument to be read from standard input. */
@@ -154,8 +217,9 @@ export const STDIN: unique symbol = Symbol("stdin");
 
 /**
  * Parses a tool's arguments: a JSON object (or `-`, that object from stdin) first, then
- * `--name value` flags and positionals, which fill the schema's properties in order. A flag or
- * positional value is converted to the property's type when it reads as one (`--limit 5` is
+ * `--name value` flags and positionals, which fill the schema's properties in order; after
+ * `--` every token is a positional, so a value such as `---` or `--no-policy` is never taken
+ * for an option. A flag or positional value is converted to the property's type when it reads as one (`--limit 5` is
  * the number 5); anything else is passed as text, for the tool to judge.
  *
  * @param tokens The tokens after the tool name.
@@ -183,17 +247,25 @@ export function parseToolArgs(
     return STDIN;
   };
   let positional = 0;
+  let optionsEnded = false;
   const globals: string[] = [];
   for (let i = 0; i < tokens.length; i++) {
     const token = tokens[i];
-    if (token.startsWith("--") && token.length > 2) {
+    if (token === "--" && !optionsEnded) {
+      optionsEnded = true;
+      continue;
+    }
+    if (!optionsEnded && LONG_OPTION.test(token)) {
       const eq = token.indexOf("=");
       const raw = token.slice(2, eq === -1 ? undefined : eq);
       const snake = raw.replaceAll("-", "_");
       const key = raw in properties || !(snake in properties) ? raw : snake;
-      if (!(key in properties) && eq === -1 && FLAG_OPTIONS.has(raw)) {
+      if (!(key in properties) && eq === -1 && TRAILING_FLAGS.has(raw)) {
         globals.push(raw);
         continue;
+      }
+      if (!(key in properties) && (FLAG_OPTIONS.has(raw) || VALUE_OPTIONS.has(raw))) {
+        return `option --${raw} goes before the tool name (after it, use -- before a value that starts with --)`;
       }
       const type = properties[key]?.type;
       let value: unknown;

@@ -70,14 +70,43 @@ export function guardRequest(request: Request, options: GuardOptions): Response 
     return refusal(403, `forbidden: Origin ${JSON.stringify(origin)} is not this server`);
   }
   if (options.token !== null) {
-    const given = /^Bearer\s+(\S+)\s*$/i.exec(request.headers.get("authorization") ?? "")?.[1];
+    const header = request.headers.get("authorization");
+    const given = /^Bearer\s+(\S+)\s*$/i.exec(header ?? "")?.[1];
     if (given === undefined || !sameToken(given, options.token)) {
-      const response = refusal(401, "unauthorized: missing or wrong bearer token");
-      response.headers.set("www-authenticate", 'Bearer realm="toolfs"');
+      // OAuth discovery (RFC 9728) finds nothing here: 404, so a client stops looking for an
+      // authorization server and shows the 401's hint instead of a registration error.
+      if (new URL(request.url).pathname.startsWith("/.well-known/")) {
+        return new Response("not found: this server takes a bearer token, not OAuth\n", {
+          status: 404,
+        });
+      }
+      const response = refusal(401, UNAUTHORIZED_MESSAGE);
+      response.headers.set("www-authenticate", bearerChallenge(header !== null));
       return response;
     }
   }
   return null;
+}
+
+/**
+ * The 401's message: what is wrong and how to pass the token, so a client that shows the body
+ * tells its user the fix (issue 24).
+ */
+export const UNAUTHORIZED_MESSAGE =
+  "unauthorized: missing or wrong bearer token; send the header " +
+  '"Authorization: Bearer <token>" with the token in TOOLFS_MCP_TOKEN or the one the server ' +
+  "printed to stderr at start (Claude Code: claude mcp add --transport http toolfs <url> " +
+  '--header "Authorization: Bearer <token>")';
+
+/**
+ * The `WWW-Authenticate` challenge (RFC 6750 section 3): `Bearer realm="toolfs"`, with
+ * `error="invalid_token"` and a description when a credential was sent and refused.
+ */
+function bearerChallenge(credentialSent: boolean): string {
+  if (!credentialSent) return 'Bearer realm="toolfs"';
+  return 'Bearer realm="toolfs", error="invalid_token", ' +
+    'error_description="send Authorization: Bearer <token>, the token from TOOLFS_MCP_TOKEN ' +
+    "or the server's stderr\"";
 }
 
 /** A fresh URL-safe token of 256 random bits. */

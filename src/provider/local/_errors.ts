@@ -15,15 +15,22 @@ export function osMessage(error: unknown): string {
   return text.replace(/(\(os error \d+\)).*$/s, "$1");
 }
 
-/** Deno's error classes by the `code` of a `node:fs` error (the temporary file's calls). */
-const NODE_CODES: Record<string, new (message: string) => Error> = {
-  ENOENT: Deno.errors.NotFound,
-  ENOTDIR: Deno.errors.NotADirectory,
-  EACCES: Deno.errors.PermissionDenied,
-  EPERM: Deno.errors.PermissionDenied,
-  EISDIR: Deno.errors.IsADirectory,
-  EEXIST: Deno.errors.AlreadyExists,
-};
+/**
+ * Deno's error class for the `code` of a `node:fs` error (the temporary file's calls). Looked
+ * up when needed, never at module load: this module loads under Node too (CONTRACT C18.1).
+ */
+function denoErrorClass(code: string): (new (message: string) => Error) | undefined {
+  const errors = Deno.errors;
+  const classes: Record<string, new (message: string) => Error> = {
+    ENOENT: errors.NotFound,
+    ENOTDIR: errors.NotADirectory,
+    EACCES: errors.PermissionDenied,
+    EPERM: errors.PermissionDenied,
+    EISDIR: errors.IsADirectory,
+    EEXIST: errors.AlreadyExists,
+  };
+  return classes[code];
+}
 
 /**
  * A `node:fs` error (`EACCES: permission denied, open '<path>'`) as the Deno error it stands
@@ -40,7 +47,7 @@ function fromNodeError(error: unknown): unknown {
   const message = `${described.charAt(0).toUpperCase()}${described.slice(1)} (os error ${
     Math.abs(errno)
   })`;
-  const Class = NODE_CODES[code] ?? Error;
+  const Class = denoErrorClass(code) ?? Error;
   return new Class(message);
 }
 

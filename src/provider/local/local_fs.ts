@@ -95,9 +95,15 @@ export class LocalFileSystem implements FsProvider {
    * Resolves every root to its real path and checks Deno's permissions for it.
    *
    * @param options The roots and tuning.
-   * @throws {Error} When a root is missing, not a directory, or lacks a permission grant.
+   * @throws {Error} Outside Deno (CONTRACT C18.1), or when a root is missing, not a directory, or lacks a permission grant.
    */
   constructor(options: LocalFileSystemOptions) {
+    if (typeof (globalThis as { Deno?: unknown }).Deno !== "object") {
+      throw new Error(
+        "LocalFileSystem needs the Deno runtime: it is not available here; " +
+          "use MemoryFileSystem (@toolfs/fs/memory) or your own FsProvider under Node or Bun",
+      );
+    }
     const specs = options?.roots;
     if (!Array.isArray(specs) || specs.length === 0) {
       throw new TypeError("LocalFileSystem needs at least one root: got none");
