@@ -6,57 +6,17 @@
 // Without them the test is skipped and says why. The screenshot goes to test_output/.
 
 import { deepStrictEqual as assertEquals, ok as assert } from "node:assert/strict";
-import { fileURLToPath } from "node:url";
 import { join } from "node:path";
 import { createFsTools, LocalFileSystem, systemPrompt } from "../mod.ts";
 import { toAnthropicTools, toOpenAITools } from "../formats.ts";
 import { FIXTURES_DIR } from "../playground/server/workspace.ts";
-import {
-  PLAYGROUND_PERMISSIONS,
-  type StartedPlayground,
-  startPlayground,
-} from "./_playground_process.ts";
+import { browserSkipReason, CHROMIUM_OPTIONS, OUTPUT, startServer } from "./_playground_browser.ts";
 
-const CHROMIUM = "/usr/bin/chromium";
-const REPO = fileURLToPath(new URL("../", import.meta.url));
-const MAIN = join(REPO, "playground", "server", "main.ts");
-const OUTPUT = join(REPO, "test_output");
 const NAME =
   "C14.1 playground in Chromium: token adopted; read in A, list in B; line diff; tokenizers; system prompt; shared link re-runs both calls";
 
-function skipReason(): string | undefined {
-  const missing = [
-    ["run", Deno.permissions.querySync({ name: "run" })],
-    ["net", Deno.permissions.querySync({ name: "net", host: "127.0.0.1" })],
-    ["env", Deno.permissions.querySync({ name: "env" })],
-    ["sys", Deno.permissions.querySync({ name: "sys" })],
-    // Playwright reads /proc special files, which only -A allows; ffi is granted by -A alone here.
-    ["ffi", Deno.permissions.querySync({ name: "ffi" })],
-  ].filter(([, status]) => (status as Deno.PermissionStatus).state !== "granted")
-    .map(([name]) => `--allow-${name}`);
-  if (missing.length) return `needs ${missing.join(" ")} (run with -A)`;
-  try {
-    Deno.statSync(CHROMIUM);
-  } catch {
-    return `${CHROMIUM} is missing (apt-get install chromium)`;
-  }
-  return undefined;
-}
-
-const skip = skipReason();
+const skip = browserSkipReason();
 if (skip) console.warn(`%cskipping the playground browser test: ${skip}`, "color: yellow");
-
-/** Starts `playground/server/main.ts --port 0` (building the UI) and waits for its URL. */
-async function startServer(): Promise<StartedPlayground & { url: string }> {
-  const server = await startPlayground(["run", ...PLAYGROUND_PERMISSIONS, MAIN, "--port", "0"], {
-    cwd: REPO,
-  });
-  const { url } = server;
-  if (url === undefined) {
-    throw new Error(`the server exited (${server.code}) before it listened:\n${server.output}`);
-  }
-  return Object.assign(server, { url });
-}
 
 function library() {
   const fs = new LocalFileSystem({ roots: [{ path: FIXTURES_DIR, write: false }] });
@@ -77,21 +37,7 @@ Deno.test({
     const { chromium } = await import("playwright-core");
     const server = await startServer();
     const profile = await Deno.makeTempDir({ prefix: "toolfs-chromium-" });
-    const browser = await chromium.launchPersistentContext(profile, {
-      executablePath: CHROMIUM,
-      headless: true,
-      args: [
-        "--headless",
-        "--no-sandbox",
-        "--disable-gpu",
-        "--no-first-run",
-        "--disable-background-networking",
-        "--disable-component-update",
-        "--disable-sync",
-        "--disable-quic",
-      ],
-      viewport: { width: 1440, height: 900 },
-    });
+    const browser = await chromium.launchPersistentContext(profile, CHROMIUM_OPTIONS);
     const errors: string[] = [];
     try {
       // A loaded machine (two cores, several test runs) can take long to load a vocabulary.

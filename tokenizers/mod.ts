@@ -38,7 +38,7 @@ export const TOKENIZER_LABELS: Readonly<Record<TokenizerName, string>> = Object.
   o200k: "o200k (GPT-4o, GPT-4.1, o-series)",
   llama3: "Llama 3",
   qwen3: "Qwen 3",
-  gemma3: "Gemma 3",
+  gemma3: "Gemma 3 (≈ Gemini 2.x: Gemma 3 uses the Gemini 2.0 tokenizer)",
 });
 
 interface LenmlTokenizer {

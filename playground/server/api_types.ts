@@ -132,6 +132,8 @@ export interface ExecuteResponse {
   presentation: Presentation;
   /** Tokens of `content` per tokenizer. */
   tokens: TokenCounts;
+  /** Set when `content` was too long to count whole: the counts are extrapolated from its start. */
+  tokensEstimated?: true;
   /** UTF-8 bytes of `content`. */
   bytes: number;
   /** Code points of `content`. */

@@ -14,6 +14,8 @@ import {
   DEFAULT_CONFIG,
   type FsObservation,
   type FsPolicy,
+  type FsTextsOverride,
+  type FsToolDefinition,
   type FsToolEventDetail,
   type FsTools,
   type FsToolsConfig,
@@ -22,9 +24,9 @@ import {
   systemPrompt,
 } from "../../mod.ts";
 import { resolveConfig } from "../../src/config.ts";
+import { toolDefinitions } from "../../src/tools/tools.ts";
 import { promptCost, promptTexts, WIRE_FORMATS } from "../../src/present/prompt_cost.ts";
 import {
-  countTokens,
   DEFAULT_TOKENIZERS,
   isTokenizerName,
   loadTokenizer,
@@ -45,6 +47,7 @@ import type {
   TreeResponse,
   WireFormat,
 } from "./api_types.ts";
+import { countTokensBounded } from "./bounded_tokens.ts";
 import { buildTree } from "./tree.ts";
 import { type PlaygroundWorkspace, workspacePath } from "./workspace.ts";
 
@@ -91,7 +94,8 @@ export const CONFIG_BOUNDS: Readonly<Record<string, number>> = Object.freeze({
   readLimit: 100_000,
   readMaxLineLength: 100_000,
   readMaxBytes: 10 * 1024 * 1024,
-  readStreamMinSize: 1024 * 1024 * 1024,
+  // Never above the library's default: a big file is always streamed, never read whole.
+  readStreamMinSize: 10 * 1024 * 1024,
   globMaxFiles: 10_000,
   grepMaxMatches: 10_000,
   editSnippet: 1_000,
@@ -250,6 +254,10 @@ export function createApp(options: PlaygroundAppOptions): Hono {
     const started = performance.now();
     const result = await tools.execute(request.tool, args, { session: s.object });
     const ms = Math.round((performance.now() - started) * 100) / 100;
+    const counted = await countTokensBounded(
+      result.content,
+      (request.tokenizers as TokenizerName[] | undefined) ?? DEFAULT_TOKENIZERS,
+    );
     const response: ExecuteResponse = {
       content: result.content,
       isError: result.isError,
@@ -257,10 +265,8 @@ export function createApp(options: PlaygroundAppOptions): Hono {
       ...(result.value !== undefined ? { value: result.value } : {}),
       ...(result.attachments ? { attachments: result.attachments } : {}),
       presentation,
-      tokens: await countTokens(
-        result.content,
-        (request.tokenizers as TokenizerName[] | undefined) ?? DEFAULT_TOKENIZERS,
-      ),
+      tokens: counted.tokens,
+      ...(counted.estimated ? { tokensEstimated: true } : {}),
       ...measure(result.content),
       ms,
       config: { ...config },
@@ -273,7 +279,40 @@ export function createApp(options: PlaygroundAppOptions): Hono {
   app.get("/api/prompt-cost", async (c) => {
     const config = resolveConfigOrThrow(configFromQuery(c.req.query("config")));
     const names = tokenizersFromQuery(c.req.query("tokenizers"));
-    const definitions = toolsFor(config, true).definitions;
+    return c.json(await promptCostResponse(config, names, toolsFor(config, true).definitions));
+  });
+
+  // A prompt variant: the same answer for the definitions with `texts` applied
+  // (`createFsTools({ texts })`), so the UI can show A and B side by side.
+  app.post("/api/prompt-cost", async (c) => {
+    const body = await jsonBody(c);
+    if (!isPlainObject(body)) throw new BadRequest("request body must be a JSON object");
+    for (const key of Object.keys(body)) {
+      if (!["config", "tokenizers", "texts"].includes(key)) {
+        throw new BadRequest(`unknown field "${key}": expected config, tokenizers, texts`);
+      }
+    }
+    if (body.config !== undefined && !isPlainObject(body.config)) {
+      throw new BadRequest(`"config" must be a JSON object: got ${JSON.stringify(body.config)}`);
+    }
+    const config = resolveConfigOrThrow(body.config as Partial<FsToolsConfig> | undefined);
+    const names = body.tokenizers === undefined
+      ? [...DEFAULT_TOKENIZERS]
+      : checkTokenizers(body.tokenizers);
+    let definitions: readonly FsToolDefinition[];
+    try {
+      definitions = toolDefinitions({ config, texts: (body.texts ?? {}) as FsTextsOverride });
+    } catch (error) {
+      throw new BadRequest((error as Error).message);
+    }
+    return c.json(await promptCostResponse(config, names, definitions));
+  });
+
+  async function promptCostResponse(
+    config: Readonly<FsToolsConfig>,
+    names: readonly TokenizerName[],
+    definitions: readonly FsToolDefinition[],
+  ): Promise<PromptCostResponse> {
     // The prompt an integrator sends (README): the guidance and the workspace section (C12.9).
     const texts = {
       ...promptTexts(definitions),
@@ -289,8 +328,8 @@ export function createApp(options: PlaygroundAppOptions): Hono {
       formats: WIRE_FORMATS.map((format) => ({ format, label: WIRE_LABELS[format] })),
       costs,
     };
-    return c.json(response);
-  });
+    return response;
+  }
 
   app.get("/api/tree", async (c) => {
     const response: TreeResponse = {

@@ -96,6 +96,19 @@ export function getPromptCost(
   return call(`/api/prompt-cost${query(config, tokenizers)}`);
 }
 
+/** `POST /api/prompt-cost`: the same for the definitions with text overrides applied. */
+export function getPromptVariant(
+  texts: Record<string, unknown>,
+  config: Partial<ToolsConfig> = {},
+  tokenizers: readonly string[] = [],
+): Promise<PromptCostResponse> {
+  return post("/api/prompt-cost", {
+    texts,
+    ...(Object.keys(config).length ? { config } : {}),
+    ...(tokenizers.length ? { tokenizers } : {}),
+  });
+}
+
 /** `POST /api/reset`. */
 export function resetWorkspace(): Promise<ResetResponse> {
   return post("/api/reset", {});

@@ -10,6 +10,7 @@ import { useCallback, useEffect, useReducer, useRef } from "preact/hooks";
 import {
   execute,
   type ExecuteRequest,
+  type ExecuteResponse,
   getDefinitions,
   getTree,
   resetWorkspace,
@@ -18,15 +19,25 @@ import {
 } from "./api.ts";
 import { ArgForm } from "./arg_form.tsx";
 import { ConfigPanel } from "./config_panel.tsx";
+import { EXAMPLE_SESSION, HistoryView } from "./history_view.tsx";
+import { LinkGate, NoTokenPage, Shortcuts } from "./link_gate.tsx";
 import { LineDiff } from "./line_diff.tsx";
 import { PromptCost } from "./prompt_cost.tsx";
 import { ResultPane } from "./result_pane.tsx";
 import { SessionPanel } from "./session_panel.tsx";
 import {
+  cliLine,
+  historyEntry,
+  isMutation,
+  type SharedCall,
+  type SharedEntry,
+} from "./session_log.ts";
+import {
   currentRequest,
   decodeShare,
   encodeShare,
   initialState,
+  linkEntries,
   type PaneLabel,
   type PaneState,
   reducer,
@@ -35,6 +46,7 @@ import {
 } from "./state.ts";
 import { SystemPromptView } from "./system_prompt.tsx";
 import { TreeView } from "./tree_view.tsx";
+import { VariantsView } from "./variants_view.tsx";
 
 const SESSION_KEY = "toolfs-playground-session";
 const IS_MAC = /Mac|iPhone|iPad/.test(navigator.platform);
@@ -55,6 +67,8 @@ function storedSessionId(): string {
 
 const VIEWS: { view: View; label: string; testId: string }[] = [
   { view: "calls", label: "Calls", testId: "view-calls" },
+  { view: "session", label: "Session", testId: "view-session" },
+  { view: "variants", label: "Variants", testId: "view-variants" },
   { view: "system", label: "System prompt", testId: "view-system-prompt" },
   { view: "cost", label: "Prompt cost", testId: "view-prompt-cost" },
 ];
@@ -95,16 +109,61 @@ export function App(): JSX.Element {
     return () => clearTimeout(timer);
   }, [state.notice]);
 
-  async function runRequest(target: PaneLabel, request: ExecuteRequest): Promise<void> {
+  async function runRequest(
+    target: PaneLabel,
+    request: ExecuteRequest,
+  ): Promise<ExecuteResponse | undefined> {
     dispatch({ type: "running", pane: target });
     try {
       const response = await execute(request);
       dispatch({ type: "pane", pane: target, state: { request, response } });
-      if (!response.isError && (request.tool === "write" || request.tool === "edit")) {
-        refreshTree();
-      }
+      dispatch({ type: "history-add", entry: historyEntry(request, target, response) });
+      if (!response.isError && isMutation(request)) refreshTree();
+      return response;
     } catch (e) {
       dispatch({ type: "pane", pane: target, state: { request, error: (e as Error).message } });
+      return undefined;
+    }
+  }
+
+  /**
+   * Runs calls in order into their panes, after a workspace reset when asked, and says how many
+   * results match the recorded ones (by hash).
+   */
+  async function replay(entries: readonly SharedEntry[], reset: boolean): Promise<void> {
+    dispatch({ type: "link-plan" });
+    dispatch({ type: "replay-report" });
+    if (reset) {
+      await resetWorkspace();
+      dispatch({ type: "reset" });
+      refreshTree();
+    } else {
+      dispatch({ type: "history-clear", fromReset: false });
+    }
+    let compared = 0;
+    const differing: number[] = [];
+    for (const [i, entry] of entries.entries()) {
+      const response = await runRequest(entry.pane, {
+        ...entry.call,
+        session: sessionRef.current,
+      });
+      if (!entry.hash) continue;
+      compared++;
+      if (!response || historyEntry(entry.call, entry.pane, response).hash !== entry.hash) {
+        differing.push(i + 1);
+      }
+    }
+    if (compared) {
+      dispatch({
+        type: "replay-report",
+        report: differing.length
+          ? `Replayed ${entries.length} calls${reset ? " on a reset workspace" : ""}: ${
+            compared - differing.length
+          } of ${compared} results match the recorded ones; call ${differing.join(", ")} differ.`
+          : `Replayed ${entries.length} calls${
+            reset ? " on a reset workspace" : ""
+          }: all ${compared} results match the recorded ones.`,
+      });
     }
   }
 
@@ -113,18 +172,23 @@ export function App(): JSX.Element {
     runRequest(target, currentRequest(state));
   }
 
-  // A shared link re-runs both panes' calls once the definitions are in, A before B.
+  const sessionRef = useRef(state.sessionId);
+  sessionRef.current = state.sessionId;
+
+  // A shared link re-runs its calls once the definitions are in, in order. Calls that only look
+  // run at once; a link with a call that changes files shows its calls and waits for a click
+  // (finding 5 of issue 19: a link never writes on open).
   const replayed = useRef(false);
   useEffect(() => {
     if (!state.defs || replayed.current) return;
     replayed.current = true;
-    const panes = shared.current?.panes ?? {};
-    (async () => {
-      for (const label of ["A", "B"] as const) {
-        const request = panes[label];
-        if (request) await runRequest(label, { ...request, session: state.sessionId });
-      }
-    })();
+    if (!shared.current) return;
+    const entries = linkEntries(shared.current);
+    if (entries.some((e) => isMutation(e.call))) {
+      dispatch({ type: "link-plan", plan: { entries, fromReset: shared.current.fromReset } });
+    } else if (entries.length) {
+      replay(entries, false);
+    }
   }, [state.defs]);
 
   // Mirror the shareable state in the address, without adding history entries.
@@ -138,12 +202,36 @@ export function App(): JSX.Element {
 
   const runRef = useRef(run);
   runRef.current = run;
+  const stateRef = useRef(state);
+  stateRef.current = state;
   useEffect(() => {
     function onKey(e: KeyboardEvent): void {
       if (e.key === "Enter" && (e.ctrlKey || e.metaKey)) {
         e.preventDefault();
         runRef.current(e.shiftKey ? "B" : "A");
+        return;
       }
+      const target = e.target as HTMLElement | null;
+      const typing = target?.closest("input, textarea, select, [contenteditable]");
+      if (typing || e.ctrlKey || e.metaKey || e.altKey) return;
+      const s = stateRef.current;
+      const toggles: Record<string, "formCollapsed" | "wrap" | "showDiff"> = {
+        f: "formCollapsed",
+        w: "wrap",
+        d: "showDiff",
+      };
+      if (e.key === "?") {
+        dispatch({ type: "toggle", key: "showShortcuts", on: !s.showShortcuts });
+      } else if (e.key === "Escape") {
+        dispatch({ type: "toggle", key: "showShortcuts", on: false });
+      } else if (toggles[e.key]) {
+        dispatch({ type: "toggle", key: toggles[e.key], on: !s[toggles[e.key]] });
+      } else if (/^[1-9]$/.test(e.key) && VIEWS[Number(e.key) - 1]) {
+        dispatch({ type: "view", view: VIEWS[Number(e.key) - 1].view });
+      } else {
+        return;
+      }
+      e.preventDefault();
     }
     addEventListener("keydown", onKey);
     return () => removeEventListener("keydown", onKey);
@@ -162,6 +250,7 @@ export function App(): JSX.Element {
     const id = newSessionId();
     sessionStorage.setItem(SESSION_KEY, id);
     dispatch({ type: "session-id", id });
+    dispatch({ type: "history-clear", fromReset: false });
     dispatch({ type: "notice", notice: `Fresh session ${id}: nothing has been read in it.` });
   }
 
@@ -182,14 +271,40 @@ export function App(): JSX.Element {
   }
 
   function copyLink(): void {
+    const writes = state.history.some((e) => isMutation(e.call));
     navigator.clipboard?.writeText(location.href).then(
-      () => dispatch({ type: "notice", notice: "Link copied: it re-runs both panes' calls." }),
-      () => dispatch({ type: "notice", notice: "Copy the address bar: it holds both calls." }),
+      () =>
+        dispatch({
+          type: "notice",
+          notice: writes
+            ? "Link copied: it replays the session's calls after a workspace reset, on a click."
+            : "Link copied: it re-runs the session's calls.",
+        }),
+      () => dispatch({ type: "notice", notice: "Copy the address bar: it holds the calls." }),
     );
+  }
+
+  function copy(text: string, what: string): void {
+    navigator.clipboard?.writeText(text).then(
+      () => dispatch({ type: "notice", notice: `${what} copied.` }),
+      () => dispatch({ type: "notice", notice: `Could not copy the ${what}.` }),
+    );
+  }
+
+  function loadCall(call: SharedCall): void {
+    dispatch({ type: "load-call", request: call });
   }
 
   const { defs } = state;
   if (state.loadError) {
+    if (/missing or wrong token/.test(state.loadError)) {
+      return (
+        <NoTokenPage
+          message={state.loadError}
+          entries={shared.current ? linkEntries(shared.current) : []}
+        />
+      );
+    }
     return (
       <div class="fatal">
         <h1>toolfs playground</h1>
@@ -241,8 +356,24 @@ export function App(): JSX.Element {
         <button type="button" class="small" data-testid="reset-workspace" onClick={reset}>
           {defs.workspace.kind === "fixtures" ? "Reset workspace" : "Clear sessions"}
         </button>
+        <button
+          type="button"
+          class="small"
+          data-testid="show-shortcuts"
+          title="Keyboard shortcuts (?)"
+          onClick={() => dispatch({ type: "toggle", key: "showShortcuts", on: true })}
+        >
+          ?
+        </button>
       </header>
       {state.notice ? <div class="notice" role="status">{state.notice}</div> : null}
+      {state.showShortcuts
+        ? (
+          <Shortcuts
+            onClose={() => dispatch({ type: "toggle", key: "showShortcuts", on: false })}
+          />
+        )
+        : null}
       <div class="body">
         <aside class="sidebar">
           <section class="files" aria-label="workspace">
@@ -276,7 +407,63 @@ export function App(): JSX.Element {
           />
         </aside>
         <main class="main">
-          {state.view === "cost"
+          {state.linkPlan
+            ? (
+              <LinkGate
+                entries={state.linkPlan.entries}
+                fromReset={state.linkPlan.fromReset}
+                kind={defs.workspace.kind}
+                onReplay={(reset) => replay(state.linkPlan!.entries, reset)}
+                onDismiss={() => dispatch({ type: "link-plan" })}
+              />
+            )
+            : null}
+          {state.replayReport && state.view === "calls"
+            ? <p class="replay-report" data-testid="replay-report">{state.replayReport}</p>
+            : null}
+          {state.view === "session"
+            ? (
+              <HistoryView
+                history={state.history}
+                tokenizers={tokenizers}
+                fromReset={state.historyFromReset}
+                kind={defs.workspace.kind}
+                replayReport={state.replayReport}
+                busy={!!state.running}
+                onReplay={() =>
+                  replay(
+                    state.history.map((e) => ({ ...e })),
+                    defs.workspace.kind === "fixtures",
+                  )}
+                onExample={() =>
+                  replay(
+                    EXAMPLE_SESSION.map((call, i) => ({
+                      call: { ...call, ...(tokenizers.length ? { tokenizers } : {}) },
+                      pane: i % 2 ? "B" : "A",
+                      hash: "",
+                      tokens: {},
+                    })),
+                    true,
+                  )}
+                onLoad={loadCall}
+                onCopy={copy}
+              />
+            )
+            : state.view === "variants"
+            ? (
+              <VariantsView
+                tools={defs.tools}
+                texts={state.texts}
+                onTexts={(variant, texts) => dispatch({ type: "texts", variant, texts })}
+                config={state.configError ? {} : state.config}
+                tokenizers={tokenizers}
+                sessionTokens={Object.fromEntries(
+                  tokenizers.map((t) => [t, state.history.map((e) => e.tokens[t] ?? 0)]),
+                )}
+                onCopy={copy}
+              />
+            )
+            : state.view === "cost"
             ? (
               <PromptCost
                 config={state.configError ? {} : state.config}
@@ -292,8 +479,24 @@ export function App(): JSX.Element {
               />
             )
             : (
-              <>
-                <section class="editor card" aria-label="call editor">
+              <div
+                class={`calls-layout${state.formCollapsed ? " collapsed" : ""}`}
+                data-testid="calls-layout"
+              >
+                {state.formCollapsed
+                  ? (
+                    <button
+                      type="button"
+                      class="unfold"
+                      data-testid="unfold-form"
+                      title="Show the call form (f)"
+                      onClick={() => dispatch({ type: "toggle", key: "formCollapsed", on: false })}
+                    >
+                      ▸ {state.tool}
+                    </button>
+                  )
+                  : null}
+                <section class="editor card" aria-label="call editor" hidden={state.formCollapsed}>
                   <div class="editor-head">
                     <div class="tool-picker" role="tablist" aria-label="tool">
                       {defs.tools.map((t) => (
@@ -373,53 +576,70 @@ export function App(): JSX.Element {
                   </div>
                   {state.configError ? <div class="json-error">{state.configError}</div> : null}
                 </section>
-                <div class="panes-toolbar">
-                  <Toggle
-                    testId="toggle-whitespace"
-                    checked={state.showWhitespace}
-                    onChange={(on) => dispatch({ type: "toggle", key: "showWhitespace", on })}
-                    label="Show whitespace"
-                  />
-                  <Toggle
-                    testId="toggle-diff"
-                    checked={state.showDiff}
-                    onChange={(on) => dispatch({ type: "toggle", key: "showDiff", on })}
-                    label="Line diff"
-                  />
-                  <Toggle
-                    testId="toggle-wrap"
-                    checked={state.wrap}
-                    onChange={(on) => dispatch({ type: "toggle", key: "wrap", on })}
-                    label="Wrap lines"
-                  />
-                  <span class="spacer" />
-                  <TokenDiff a={state.panes.A} b={state.panes.B} />
-                </div>
-                {state.showDiff
-                  ? (
-                    <LineDiff
-                      a={state.panes.A?.response?.content}
-                      b={state.panes.B?.response?.content}
-                      showWhitespace={state.showWhitespace}
-                      wrap={state.wrap}
+                <div class="results">
+                  <div class="panes-toolbar">
+                    <button
+                      type="button"
+                      class="small"
+                      data-testid="fold-form"
+                      title="Fold the call form away (f)"
+                      onClick={() =>
+                        dispatch({
+                          type: "toggle",
+                          key: "formCollapsed",
+                          on: !state.formCollapsed,
+                        })}
+                    >
+                      {state.formCollapsed ? "Show form" : "Hide form"}
+                    </button>
+                    <Toggle
+                      testId="toggle-whitespace"
+                      checked={state.showWhitespace}
+                      onChange={(on) => dispatch({ type: "toggle", key: "showWhitespace", on })}
+                      label="Show whitespace"
                     />
-                  )
-                  : null}
-                <div class="panes">
-                  {(["A", "B"] as const).map((label) => (
-                    <ResultPane
-                      key={label}
-                      label={label}
-                      state={state.panes[label]}
-                      running={state.running === label}
-                      defaults={defs.defaults}
-                      showWhitespace={state.showWhitespace}
-                      wrap={state.wrap}
-                      onLoad={(request) => dispatch({ type: "load-call", request })}
+                    <Toggle
+                      testId="toggle-diff"
+                      checked={state.showDiff}
+                      onChange={(on) => dispatch({ type: "toggle", key: "showDiff", on })}
+                      label="Line diff"
                     />
-                  ))}
+                    <Toggle
+                      testId="toggle-wrap"
+                      checked={state.wrap}
+                      onChange={(on) => dispatch({ type: "toggle", key: "wrap", on })}
+                      label="Wrap lines"
+                    />
+                    <span class="spacer" />
+                    <TokenDiff a={state.panes.A} b={state.panes.B} />
+                  </div>
+                  {state.showDiff
+                    ? (
+                      <LineDiff
+                        a={state.panes.A?.response?.content}
+                        b={state.panes.B?.response?.content}
+                        showWhitespace={state.showWhitespace}
+                        wrap={state.wrap}
+                      />
+                    )
+                    : null}
+                  <div class="panes">
+                    {(["A", "B"] as const).map((label) => (
+                      <ResultPane
+                        key={label}
+                        label={label}
+                        state={state.panes[label]}
+                        running={state.running === label}
+                        defaults={defs.defaults}
+                        showWhitespace={state.showWhitespace}
+                        wrap={state.wrap}
+                        onLoad={(request) => dispatch({ type: "load-call", request })}
+                        onCopyCli={(request) => copy(cliLine(request), "CLI line")}
+                      />
+                    ))}
+                  </div>
                 </div>
-              </>
+              </div>
             )}
         </main>
       </div>

@@ -28,6 +28,8 @@ export interface ResultPaneProps {
   wrap: boolean;
   /** Loads the pane's call back into the editor. */
   onLoad: (request: ExecuteRequest) => void;
+  /** Copies the pane's call as a CLI line. */
+  onCopyCli?: (request: ExecuteRequest) => void;
 }
 
 const number = new Intl.NumberFormat("en-US");
@@ -39,7 +41,7 @@ const number = new Intl.NumberFormat("en-US");
  * @returns The pane.
  */
 export function ResultPane(props: ResultPaneProps): JSX.Element {
-  const { label, state, running, defaults, showWhitespace, wrap, onLoad } = props;
+  const { label, state, running, defaults, showWhitespace, wrap, onLoad, onCopyCli } = props;
   const response = state?.response;
   const testid = `pane-${label.toLowerCase()}`;
   if (!state) {
@@ -91,6 +93,19 @@ export function ResultPane(props: ResultPaneProps): JSX.Element {
         >
           Edit call
         </button>
+        {onCopyCli
+          ? (
+            <button
+              type="button"
+              class="small"
+              data-testid="copy-cli"
+              title="Copy this call as a deno task cli line"
+              onClick={() => onCopyCli(state.request)}
+            >
+              CLI
+            </button>
+          )
+          : null}
       </header>
       {state.error
         ? <div class="request-error" data-testid="request-error">{state.error}</div>
@@ -110,7 +125,14 @@ export function ResultPane(props: ResultPaneProps): JSX.Element {
             <div class="metrics">
               {tokenizers.map((t) => (
                 <div class="metric primary" key={t}>
-                  <span class="value" data-testid={`tokens-${t}`}>
+                  <span
+                    class="value"
+                    data-testid={`tokens-${t}`}
+                    title={response.tokensEstimated
+                      ? "extrapolated from the first 1 Mi characters"
+                      : undefined}
+                  >
+                    {response.tokensEstimated ? "≈" : ""}
                     {number.format(response.tokens[t])}
                   </span>
                   <span class="label">{t} tokens</span>
@@ -134,7 +156,7 @@ export function ResultPane(props: ResultPaneProps): JSX.Element {
               isError={response.isError}
               tool={state.request.tool}
               showWhitespace={showWhitespace}
-              wrap={wrap}
+              wrap={wrap || response.isError}
             />
             {response.attachments?.length
               ? <AttachmentsView attachments={response.attachments} value={response.value} />

@@ -14,13 +14,30 @@ import type {
   ToolsConfig,
   TreeResponse,
 } from "./api.ts";
+import type { HistoryEntry, SharedCall, SharedEntry } from "./session_log.ts";
+
+/** Per-tool text overrides, as `createFsTools({ texts })` takes them. */
+export type TextsOverride = Record<
+  string,
+  { description?: string; guidance?: string; parameters?: Record<string, string> }
+>;
 
 /** A tool's arguments as the model sends them. */
 export type Args = Record<string, unknown>;
 /** A result pane. */
 export type PaneLabel = "A" | "B";
 /** The main view. */
-export type View = "calls" | "system" | "cost";
+export type View = "calls" | "session" | "variants" | "system" | "cost";
+
+const VIEW_NAMES: readonly View[] = ["calls", "session", "variants", "system", "cost"];
+
+/** A shared link's calls that wait for a click (finding 5: a link never writes on open). */
+export interface LinkPlan {
+  /** The calls, in order. */
+  entries: SharedEntry[];
+  /** Whether the history started on a freshly reset workspace. */
+  fromReset: boolean;
+}
 
 /** What a pane holds: the call and its response (or the request error). */
 export interface PaneState {
@@ -76,6 +93,20 @@ export interface State {
   showDiff: boolean;
   /** A transient message. */
   notice?: string;
+  /** The session's calls in order (since the last reset or fresh session). */
+  history: HistoryEntry[];
+  /** Whether the history started right after a workspace reset (so a replay after one matches). */
+  historyFromReset: boolean;
+  /** The form is folded away, so the panes take the width. */
+  formCollapsed: boolean;
+  /** The keyboard shortcut list is open. */
+  showShortcuts: boolean;
+  /** A link's calls waiting for a click. */
+  linkPlan?: LinkPlan;
+  /** How the last replay compared with the recorded results. */
+  replayReport?: string;
+  /** Prompt variants A and B: text overrides per tool. */
+  texts: { A: TextsOverride; B: TextsOverride };
 }
 
 /** Every change the page makes. */
@@ -95,7 +126,16 @@ export type Action =
   | { type: "pane"; pane: PaneLabel; state: PaneState }
   | { type: "tree"; tree: TreeResponse }
   | { type: "reset" }
-  | { type: "toggle"; key: "showWhitespace" | "wrap" | "showDiff"; on: boolean }
+  | {
+    type: "toggle";
+    key: "showWhitespace" | "wrap" | "showDiff" | "formCollapsed" | "showShortcuts";
+    on: boolean;
+  }
+  | { type: "history-add"; entry: HistoryEntry }
+  | { type: "history-clear"; fromReset: boolean }
+  | { type: "link-plan"; plan?: LinkPlan }
+  | { type: "replay-report"; report?: string }
+  | { type: "texts"; variant: "A" | "B"; texts: TextsOverride }
   | { type: "notice"; notice?: string }
   | { type: "load-call"; request: ExecuteRequest };
 
@@ -113,6 +153,26 @@ export const EXAMPLES: Readonly<Record<string, Args>> = Object.freeze({
     new_string: "// localized in v2",
   },
 });
+
+function isSharedEntry(value: unknown): value is SharedEntry {
+  return isObject(value) && isObject(value.call) && typeof value.call.tool === "string" &&
+    (value.pane === "A" || value.pane === "B") && typeof value.hash === "string" &&
+    isObject(value.tokens);
+}
+
+/**
+ * The calls a shared link would run, in order: its history when it has one, else its panes'.
+ *
+ * @param shared What the link carries.
+ * @returns The entries (a pane call without history has an empty hash and no tokens).
+ */
+export function linkEntries(shared: SharedState): SharedEntry[] {
+  if (shared.history.length) return shared.history;
+  return (["A", "B"] as const).flatMap((pane) => {
+    const call = shared.panes[pane];
+    return call ? [{ call, pane, hash: "", tokens: {} }] : [];
+  });
+}
 
 function pretty(args: Args): string {
   return JSON.stringify(args, null, 2);
@@ -146,6 +206,11 @@ export function initialState(sessionId: string, shared?: SharedState): State {
     showWhitespace: false,
     wrap: false,
     showDiff: shared?.showDiff ?? false,
+    history: [],
+    historyFromReset: false,
+    formCollapsed: false,
+    showShortcuts: false,
+    texts: shared?.texts ?? { A: {}, B: {} },
   };
 }
 
@@ -234,7 +299,23 @@ export function reducer(state: State, action: Action): State {
     case "tree":
       return { ...state, tree: action.tree };
     case "reset":
-      return { ...state, session: undefined, treeVersion: state.treeVersion + 1 };
+      return {
+        ...state,
+        session: undefined,
+        treeVersion: state.treeVersion + 1,
+        history: [],
+        historyFromReset: true,
+      };
+    case "history-add":
+      return { ...state, history: [...state.history, action.entry] };
+    case "history-clear":
+      return { ...state, history: [], historyFromReset: action.fromReset };
+    case "link-plan":
+      return { ...state, linkPlan: action.plan };
+    case "replay-report":
+      return { ...state, replayReport: action.report };
+    case "texts":
+      return { ...state, texts: { ...state.texts, [action.variant]: action.texts } };
     case "toggle":
       return { ...state, [action.key]: action.on };
     case "notice":
@@ -284,7 +365,13 @@ export interface SharedState {
   /** Whether the line diff shows. */
   showDiff: boolean;
   /** The panes' calls (without session: a shared link runs in the opener's own session). */
-  panes: Partial<Record<PaneLabel, Omit<ExecuteRequest, "session">>>;
+  panes: Partial<Record<PaneLabel, SharedCall>>;
+  /** The session's calls in order, with hashes of the author's results. */
+  history: SharedEntry[];
+  /** Whether the author's history started on a freshly reset workspace. */
+  fromReset: boolean;
+  /** Prompt variants. */
+  texts: { A: TextsOverride; B: TextsOverride };
 }
 
 /**
@@ -303,6 +390,14 @@ export function encodeShare(state: State): string {
     tokenizers: state.tokenizers,
     showDiff: state.showDiff,
     panes: {},
+    history: state.history.map((e) => ({
+      call: e.call,
+      pane: e.pane,
+      hash: e.hash,
+      tokens: e.tokens,
+    })),
+    fromReset: state.historyFromReset,
+    texts: state.texts,
   };
   for (const label of ["A", "B"] as const) {
     const request = state.panes[label]?.request;
@@ -342,7 +437,7 @@ export function decodeShare(hash: string): SharedState | undefined {
       }
     }
     return {
-      view: value.view === "system" || value.view === "cost" ? value.view : "calls",
+      view: VIEW_NAMES.includes(value.view as View) ? value.view as View : "calls",
       tool: value.tool,
       args: value.args,
       config: isObject(value.config) ? value.config as Partial<ToolsConfig> : {},
@@ -352,6 +447,11 @@ export function decodeShare(hash: string): SharedState | undefined {
         : [],
       showDiff: value.showDiff === true,
       panes,
+      history: Array.isArray(value.history) ? value.history.filter(isSharedEntry) : [],
+      fromReset: value.fromReset === true,
+      texts: isObject(value.texts) && isObject(value.texts.A) && isObject(value.texts.B)
+        ? value.texts as SharedState["texts"]
+        : { A: {}, B: {} },
     };
   } catch {
     return undefined;

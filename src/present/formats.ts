@@ -138,7 +138,7 @@ export function systemPrompt(
   definitions: readonly FsToolDefinition[],
   options: SystemPromptOptions = {},
 ): string {
-  const sections = inOrder(definitions).map((d) => d.guidance);
+  const sections = inOrder(definitions).map((d) => d.guidance).filter((g) => g !== "");
   const roots = options?.roots;
   if (roots && roots.length > 0) {
     sections.push(workspaceSection(options.cwd ?? roots[0].path, roots));

@@ -27,6 +27,7 @@ import { ARGUMENTS_NOT_OBJECT, unknownArgumentMessage } from "../render/hints.ts
 import { closestKey } from "../text/close_names.ts";
 import { presentToolCall, type ToolCallPresentation } from "../present/acp.ts";
 import { DEFAULT_TOOLS, SPECS, TOOL_NAMES } from "../present/specs/mod.ts";
+import { checkTexts, type FsTextsOverride, withTexts } from "../present/texts.ts";
 import { invalid, optional } from "./_args.ts";
 import { LineIndexCache, type Tool, type ToolEnv, type ToolSuccess } from "./_context.ts";
 import { queueOf } from "../keyed_queue.ts";
@@ -93,6 +94,28 @@ export interface CreateFsToolsOptions {
    * @default {list, read, write, edit, glob, grep}
    */
   tools?: readonly FsToolName[];
+  /**
+   * Your own texts for the definitions: per tool a `description`, `guidance` (its system-prompt
+   * section; `""` drops it) and `parameters` (argument descriptions by name). Schemas and
+   * behaviour stay the library's. An unknown tool, field or argument throws a `TypeError` that
+   * names it.
+   *
+   * @example Ship a prompt variant
+   * ```ts
+   * import { createFsTools } from "@toolfs/fs";
+   * import { MemoryFileSystem } from "@toolfs/fs/memory";
+   * import assert from "node:assert/strict";
+   *
+   * const tools = createFsTools({
+   *   fs: new MemoryFileSystem({ roots: ["/w"] }),
+   *   texts: { read: { description: "Read a file.", parameters: { offset: "Start line." } } },
+   * });
+   * const read = tools.definitions.find((d) => d.name === "read")!;
+   * assert.equal(read.description, "Read a file.");
+   * assert.equal(read.inputSchema.properties.offset.description, "Start line.");
+   * ```
+   */
+  texts?: FsTextsOverride;
 }
 
 /** Per-call context of {@linkcode FsTools.execute}. */
@@ -173,7 +196,7 @@ export function createFsTools(options: CreateFsToolsOptions): FsTools {
   const lineIndexes = new LineIndexCache();
   const mutations = queueOf(fs);
   const names = selectTools(options.tools);
-  const definitions = definitionsOf(names, config);
+  const definitions = definitionsOf(names, config, options.texts);
 
   function sessionCwd(ctx: FsCallContext): string {
     return typeof ctx.cwd === "string" && ctx.cwd !== "" ? resolve(cwd, ctx.cwd) : cwd;
@@ -286,7 +309,7 @@ export function createFsTools(options: CreateFsToolsOptions): FsTools {
       return presentToolCall(name, args, sessionCwd(ctx ?? {}));
     },
   };
-  const patchDefinitions = definitionsOf(["patch"], config);
+  const patchDefinitions = definitionsOf(["patch"], config, undefined);
   PATCH_RUNNERS.set(tools, (patch, ctx) => execute("patch", { patch }, ctx, patchDefinitions));
   return tools;
 }
@@ -346,22 +369,26 @@ function checkArguments(args: unknown, definition: FsToolDefinition): Record<str
  * @throws {TypeError} For an unknown tool or an invalid config value.
  */
 export function toolDefinitions(
-  options: Pick<CreateFsToolsOptions, "config" | "tools"> = {},
+  options: Pick<CreateFsToolsOptions, "config" | "tools" | "texts"> = {},
 ): readonly FsToolDefinition[] {
-  return definitionsOf(selectTools(options.tools), resolveConfig(options.config));
+  return definitionsOf(selectTools(options.tools), resolveConfig(options.config), options.texts);
 }
 
 function definitionsOf(
   names: readonly FsToolName[],
   config: Readonly<FsToolsConfig>,
+  texts: FsTextsOverride | undefined,
 ): readonly FsToolDefinition[] {
+  if (texts !== undefined && texts !== null) {
+    checkTexts(texts, (name) => Object.keys(SPECS[name].inputSchema(config).properties));
+  }
   return Object.freeze(names.map((name) =>
-    Object.freeze({
+    Object.freeze(withTexts({
       name,
       description: SPECS[name].description,
       inputSchema: SPECS[name].inputSchema(config),
       guidance: SPECS[name].guidance,
-    })
+    }, texts?.[name]))
   ));
 }
 

@@ -1,0 +1,70 @@
+// Shared by the playground's Chromium tests: why a test is skipped, the server as a child
+// process and a headless Chromium (Debian's, driven by playwright-core) at 1440×900.
+
+import { fileURLToPath } from "node:url";
+import { join } from "node:path";
+import {
+  PLAYGROUND_PERMISSIONS,
+  type StartedPlayground,
+  startPlayground,
+} from "./_playground_process.ts";
+
+/** Debian's Chromium. */
+export const CHROMIUM = "/usr/bin/chromium";
+/** The repository root. */
+export const REPO: string = fileURLToPath(new URL("../", import.meta.url));
+/** Where the screenshots go. */
+export const OUTPUT: string = join(REPO, "test_output");
+const MAIN = join(REPO, "playground", "server", "main.ts");
+
+/** Why the browser tests cannot run here, or `undefined` when they can. */
+export function browserSkipReason(): string | undefined {
+  const missing = [
+    ["run", Deno.permissions.querySync({ name: "run" })],
+    ["net", Deno.permissions.querySync({ name: "net", host: "127.0.0.1" })],
+    ["env", Deno.permissions.querySync({ name: "env" })],
+    ["sys", Deno.permissions.querySync({ name: "sys" })],
+    // Playwright reads /proc special files, which only -A allows; ffi is granted by -A alone here.
+    ["ffi", Deno.permissions.querySync({ name: "ffi" })],
+  ].filter(([, status]) => (status as Deno.PermissionStatus).state !== "granted")
+    .map(([name]) => `--allow-${name}`);
+  if (missing.length) return `needs ${missing.join(" ")} (run with -A)`;
+  try {
+    Deno.statSync(CHROMIUM);
+  } catch {
+    return `${CHROMIUM} is missing (apt-get install chromium)`;
+  }
+  return undefined;
+}
+
+/** Starts `playground/server/main.ts --port 0` (building the UI) and waits for its URL. */
+export async function startServer(
+  extra: string[] = [],
+): Promise<StartedPlayground & { url: string }> {
+  const server = await startPlayground(
+    ["run", ...PLAYGROUND_PERMISSIONS, MAIN, "--port", "0", ...extra],
+    { cwd: REPO },
+  );
+  const { url } = server;
+  if (url === undefined) {
+    throw new Error(`the server exited (${server.code}) before it listened:\n${server.output}`);
+  }
+  return Object.assign(server, { url });
+}
+
+/** The headless Chromium options every playground browser test uses. */
+export const CHROMIUM_OPTIONS = {
+  executablePath: CHROMIUM,
+  headless: true,
+  args: [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--disable-quic",
+  ],
+  viewport: { width: 1440, height: 900 },
+};
