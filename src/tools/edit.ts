@@ -20,6 +20,7 @@ import {
 import { type EditRequest, editTexts } from "../text/edit_apply.ts";
 import { matchFailure, withSnippet } from "./_edit_hints.ts";
 import { gated } from "./_mutation.ts";
+import { textBounds, withBounds } from "../present/text_bounds.ts";
 import type { EditValue } from "../types.ts";
 
 /** Validated `edit` arguments. */
@@ -72,7 +73,14 @@ function run(args: EditArgs, env: ToolEnv): Promise<ToolSuccess<EditValue>> {
           env,
         ),
         // Decoded once and shared, on first access only (C6).
-        value: withTexts({ path: target.path }, () => editTexts(before, replaced)),
+        value: withBounds(
+          withTexts({ path: target.path }, () => editTexts(before, replaced)),
+          textBounds([
+            before.length,
+            before.length + replaced.positions.length *
+              (replaced.replacement.length - replaced.needle.length),
+          ]),
+        ),
       };
     },
   );
