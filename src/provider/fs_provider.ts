@@ -290,6 +290,10 @@ export interface FsProvider {
     edit: FsEditFunction,
     options?: FsMutationOptions,
   ): Promise<FsEditOutcome>;
+  /**
+   * Applies a literal replacement under the file's lock and commits it atomically; a failed match
+   * is returned (`unmatched`), the file untouched and its lock released.
+   */
   editText(
     target: FsTarget,
     edit: FsReplaceRequest,
