@@ -554,20 +554,20 @@ function sessionServer(workspace: Workspace, eagerRoots: boolean): Server {
     if (!tools) return { content: [{ type: "text", text: NO_ROOTS_MESSAGE }], isError: true };
     const { name, arguments: args } = request.params;
     const run = tools;
-    const result = toMcpCallResult(
-      await withProgress(
-        () => run.execute(name, args ?? {}, { session, signal: ctx.mcpReq.signal }),
-        {
-          token: ctx.mcpReq._meta?.progressToken,
-          send: (params) =>
-            ctx.mcpReq.notify({ method: "notifications/progress", params: { ...params } }),
-          tool: name,
-          intervalMs: options.progressIntervalMs,
-        },
-      ),
+    const result = await withProgress(
+      () => run.execute(name, args ?? {}, { session, signal: ctx.mcpReq.signal }),
+      {
+        token: ctx.mcpReq._meta?.progressToken,
+        send: (params) =>
+          ctx.mcpReq.notify({ method: "notifications/progress", params: { ...params } }),
+        tool: name,
+        intervalMs: options.progressIntervalMs,
+      },
     );
-    if (options.structured) return result;
-    return { content: result.content, isError: result.isError };
+    // Without --structured the value is never looked at: a lazy before/after is never decoded.
+    if (options.structured) return toMcpCallResult(result);
+    const { content, isError } = toMcpCallResult({ ...result, value: undefined });
+    return { content, isError };
   });
   return server;
 }

@@ -24,3 +24,4 @@
  */
 
 export * from "./src/provider/fs_provider.ts";
+export { planReplace } from "./src/provider/edit_pieces.ts";

@@ -10,6 +10,8 @@ import type {
   FsFileContent,
   FsMutationOptions,
   FsReadHandle,
+  FsReplaceOutcome,
+  FsReplaceRequest,
   FsResolveOptions,
   FsStat,
   FsTarget,
@@ -71,9 +73,19 @@ export class RecordingFs extends LocalFileSystem {
     target: FsTarget,
     edit: FsEditFunction,
     options?: FsMutationOptions,
-  ): Promise<FsEditOutcome> {
+  ): Promise<FsEditOutcome>;
+  override editText(
+    target: FsTarget,
+    edit: FsReplaceRequest,
+    options?: FsMutationOptions,
+  ): Promise<FsReplaceOutcome>;
+  override editText(
+    target: FsTarget,
+    edit: FsEditFunction | FsReplaceRequest,
+    options?: FsMutationOptions,
+  ): Promise<FsEditOutcome | FsReplaceOutcome> {
     this.#note("editText", options);
-    return super.editText(target, edit, options);
+    return super.editText(target, edit as FsEditFunction, options);
   }
 
   override version(target: FsTarget, options?: FsCallOptions): Promise<string | null> {

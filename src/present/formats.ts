@@ -13,6 +13,7 @@ import type { FsRootInfo, FsToolDefinition, FsToolResult } from "../types.ts";
 import type { ToolInputSchema } from "../types.ts";
 import { type McpToolAnnotations, SPECS, TOOL_NAMES } from "./specs/mod.ts";
 import type { McpImageContent, McpTextContent } from "./result_formats.ts";
+import { boundsOf } from "./text_bounds.ts";
 
 export type { McpToolAnnotations } from "./specs/mod.ts";
 
@@ -316,20 +317,35 @@ export function toMcpCallResult(result: FsToolResult): McpCallToolResult {
   }
   if (result.value === undefined) return { content, isError: false };
   const value = result.value as unknown as Record<string, unknown>;
-  if (typeof value.after === "string") {
-    const before = typeof value.before === "string" ? value.before.length : 0;
-    if (before + value.after.length > MCP_MAX_DIFF_CHARS) {
-      // A whole large file twice over would exceed what MCP clients accept in one message.
-      const { before: _before, after: _after, ...rest } = value;
-      return {
-        content,
-        isError: false,
-        structuredContent: rest,
-        _meta: { "toolfs/omitted": ["before", "after"] },
-      };
+  if (diffOver(value)) {
+    // A whole large file twice over would exceed what MCP clients accept in one message. The
+    // texts are left out unread: a lazy `before`/`after` (C6) is never decoded for this.
+    const rest: Record<string, unknown> = {};
+    for (const key of Object.keys(value)) {
+      if (key !== "before" && key !== "after") rest[key] = value[key];
     }
+    return {
+      content,
+      isError: false,
+      structuredContent: rest,
+      _meta: { "toolfs/omitted": ["before", "after"] },
+    };
   }
   return { content, isError: false, structuredContent: value };
+}
+
+/**
+ * Whether `before` plus `after` exceed {@linkcode MCP_MAX_DIFF_CHARS}: judged from the byte
+ * counts a tool attached where they decide it, else (near the limit, or a value built by hand)
+ * from the texts.
+ */
+function diffOver(value: Record<string, unknown>): boolean {
+  const bounds = boundsOf(value);
+  if (bounds && bounds.max <= MCP_MAX_DIFF_CHARS) return false;
+  if (bounds && bounds.min > MCP_MAX_DIFF_CHARS) return true;
+  if (typeof value.after !== "string") return false;
+  const before = typeof value.before === "string" ? value.before.length : 0;
+  return before + value.after.length > MCP_MAX_DIFF_CHARS;
 }
 
 /**

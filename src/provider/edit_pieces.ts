@@ -1,9 +1,21 @@
 /**
- * What an edit function (`FsEditFunction`) returns, checked the same way by every provider.
- * Pure: no I/O.
+ * What an edit function (`FsEditFunction`) returns, and a literal replacement
+ * (`FsReplaceRequest`) applied, the same way by every provider. Pure: no I/O.
  *
  * @module
  */
+
+import { FsError } from "../fs_error.ts";
+import { tooLargeDetail } from "../render/errors.ts";
+import { looksBinary } from "../text/binary_sniff.ts";
+import { type EditPlan, MatchError, planEdit } from "../text/edit_apply.ts";
+import { concatBytes } from "../text/bytes.ts";
+import type {
+  FsEditFunction,
+  FsEditOutcome,
+  FsReplacement,
+  FsReplaceRequest,
+} from "./fs_provider.ts";
 
 /**
  * The slices an edit function returned (`FsEditFunction`), checked: one buffer, or an array of
@@ -19,4 +31,58 @@ export function editPieces(after: Uint8Array | readonly Uint8Array[]): readonly 
     return Object.freeze([...after]);
   }
   throw new TypeError("an edit function must return a Uint8Array or an array of Uint8Arrays");
+}
+
+/**
+ * Applies a literal replacement (`FsReplaceRequest`, CONTRACT C4.4) to a file's bytes, as every
+ * provider does under its lock: the C4.2 binary rule and the size limit first, then the search.
+ * A failed match is an outcome, not an error: the caller renders it once the lock is released.
+ *
+ * @param before The file's bytes.
+ * @param request The replacement.
+ * @returns The plan to commit, or where (and how often) `oldString` occurs.
+ * @throws {FsError} `FS_BINARY`, or `FS_IO_ERROR` for a file too large before or after.
+ */
+export function planReplace(
+  before: Uint8Array,
+  request: FsReplaceRequest,
+):
+  | { kind: "planned"; replaced: FsReplacement }
+  | { kind: "unmatched"; count: number; positions: readonly number[] } {
+  if (looksBinary(before)) throw new FsError("FS_BINARY");
+  const tooLarge = (size: number) =>
+    new FsError("FS_IO_ERROR", { detail: tooLargeDetail(size, request.maxBytes) });
+  if (before.length > request.maxBytes) throw tooLarge(before.length);
+  let plan: EditPlan;
+  try {
+    plan = planEdit(before, request);
+  } catch (error) {
+    if (!(error instanceof MatchError)) throw error;
+    return { kind: "unmatched", count: error.count, positions: error.positions };
+  }
+  if (plan.length > request.maxBytes) throw tooLarge(plan.length);
+  return { kind: "planned", replaced: plan };
+}
+
+/** Whether `edit` is a literal replacement rather than an edit function. */
+export function isReplaceRequest(
+  edit: FsEditFunction | FsReplaceRequest,
+): edit is FsReplaceRequest {
+  return typeof edit === "object" && edit !== null && typeof edit.oldString === "string";
+}
+
+/** An edit's outcome; slices are joined into `after` only when it is first read. */
+export function editOutcome(
+  before: Uint8Array,
+  after: Uint8Array | readonly Uint8Array[],
+  pieces: readonly Uint8Array[],
+  version: string,
+): FsEditOutcome {
+  if (after instanceof Uint8Array) return { before, after, version };
+  let joined: Uint8Array | undefined;
+  const join = () => (joined ??= concatBytes(pieces));
+  return Object.defineProperty({ before, version }, "after", {
+    get: join,
+    enumerable: true,
+  }) as FsEditOutcome;
 }

@@ -175,6 +175,52 @@ export interface FsEditOutcome {
 export type FsEditFunction = (before: Uint8Array) => Uint8Array | readonly Uint8Array[];
 
 /**
+ * The literal replacement `edit` asks for (CONTRACT C4.4), applied by the provider under the
+ * file's lock with no call back into the caller: `oldString` must occur once (or, with
+ * `replaceAll`, at least once); in a file whose line breaks are mostly `\r\n`, an `oldString`
+ * or `newString` written with `\n` is matched and written with `\r\n`; every byte outside the
+ * replacements is kept. A file that looks binary (C4.2: a NUL in its first 8 KiB, or a UTF-16
+ * byte order mark) is refused with `FS_BINARY`; one larger than `maxBytes` before or after with
+ * `FS_IO_ERROR`. A provider can apply it with `planReplace` (`provider.ts`).
+ */
+export interface FsReplaceRequest {
+  /** The exact text to replace (not empty). */
+  oldString: string;
+  /** The text put in its place. */
+  newString: string;
+  /** Replace every occurrence instead of requiring exactly one. */
+  replaceAll: boolean;
+  /** The largest size, before and after, the file may have. */
+  maxBytes: number;
+}
+
+/** Where a replacement went: what the caller needs to render its result (C12.8) and texts. */
+export interface FsReplacement {
+  /** Where each replaced occurrence started in the old bytes, in order. */
+  positions: number[];
+  /** The bytes replaced at each position (`oldString`, maybe with `\r\n` breaks). */
+  needle: Uint8Array;
+  /** The bytes put in their place. */
+  replacement: Uint8Array;
+  /** The new bytes as slices: stretches of the old bytes and the replacement between them. */
+  pieces: Uint8Array[];
+  /** The new bytes, joined from `pieces` on first access. */
+  readonly after: Uint8Array;
+  /** The old bytes as text, when the provider decoded them (all ASCII: offsets agree). */
+  text?: string;
+}
+
+/**
+ * What a replacement ({@linkcode FsReplaceRequest}) produced. `edited`: committed. `unmatched`:
+ * `oldString` occurs `count` times (0, or more than one without `replaceAll`) at `positions`
+ * (listed when more than one); nothing was written, and the lock is released, so the caller
+ * renders its hints (C12.3, C12.4) from `before` without holding up other writers.
+ */
+export type FsReplaceOutcome =
+  | FsEditOutcome & { kind: "edited"; replaced: FsReplacement }
+  | { kind: "unmatched"; before: Uint8Array; count: number; positions: readonly number[] };
+
+/**
  * One entry of what a `move` or `delete` is about to change (C15): the entry itself and, for a
  * directory, each entry below it.
  */
@@ -249,12 +295,25 @@ export interface FsProvider {
     content: string,
     options?: FsMutationOptions,
   ): Promise<FsWriteOutcome>;
-  /** Atomically replaces a file's bytes with `edit(before)`, under the file's lock. */
+  /**
+   * Atomically replaces a file's bytes under the file's lock: with `edit(before)` for a function
+   * (whole new contents, as the `patch` tool computes them), or by a literal replacement the
+   * provider applies itself for a {@linkcode FsReplaceRequest} (`edit`; nothing calls back).
+   */
   editText(
     target: FsTarget,
     edit: FsEditFunction,
     options?: FsMutationOptions,
   ): Promise<FsEditOutcome>;
+  /**
+   * Applies a literal replacement under the file's lock and commits it atomically; a failed match
+   * is returned (`unmatched`), the file untouched and its lock released.
+   */
+  editText(
+    target: FsTarget,
+    edit: FsReplaceRequest,
+    options?: FsMutationOptions,
+  ): Promise<FsReplaceOutcome>;
   /** The current version of a file, or `null` when it does not exist. */
   version(target: FsTarget, options?: FsCallOptions): Promise<string | null>;
   /**

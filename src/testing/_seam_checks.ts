@@ -244,6 +244,42 @@ export function seamChecks(factory: ProviderFactory): ConformanceCheck[] {
         }),
     ),
     check(
+      "C4.4: editText applies a literal replacement itself, and returns a failed match untouched",
+      () =>
+        withFixture(factory, {
+          files: { "root/a.txt": "one\r\ntwo\r\ntwo\r\n", "root/b.bin": "a\0b" },
+        }, async (box) => {
+          const at = await target(box, "root/a.txt", "edit");
+          const request = (oldString: string, newString: string, replaceAll = false) => ({
+            oldString,
+            newString,
+            replaceAll,
+            maxBytes: 1 << 20,
+          });
+          const twice = await box.fs.editText(at, request("two", "2"));
+          assert.equal(twice.kind, "unmatched");
+          if (twice.kind !== "unmatched") return;
+          assert.deepEqual([twice.count, [...twice.positions]], [2, [5, 10]]);
+          assert.equal(text(twice.before), "one\r\ntwo\r\ntwo\r\n");
+          const none = await box.fs.editText(at, request("three", "3"));
+          assert.deepEqual(none.kind === "unmatched" && none.count, 0);
+          const done = await box.fs.editText(at, request("one\ntwo", "1\n2"));
+          assert.equal(done.kind, "edited");
+          if (done.kind !== "edited") return;
+          assert.deepEqual([...done.replaced.positions], [0]);
+          assert.equal(text(done.after), "1\r\n2\r\ntwo\r\n");
+          assert.equal(text(await box.read("root/a.txt")), "1\r\n2\r\ntwo\r\n");
+          assert.equal(done.version, await box.fs.version(at));
+          const bin = await target(box, "root/b.bin", "edit");
+          await rejectsWith(box.fs.editText(bin, request("a", "c")), "FS_BINARY");
+          await rejectsWith(
+            box.fs.editText(at, { ...request("1", "x"), maxBytes: 4 }),
+            "FS_IO_ERROR",
+          );
+          assert.equal(text(await box.read("root/a.txt")), "1\r\n2\r\ntwo\r\n");
+        }),
+    ),
+    check(
       "C4.4: an edit function that throws leaves the file untouched and its error stands",
       () =>
         withFixture(factory, { files: { "root/a.txt": "keep" } }, async (box) => {

@@ -194,7 +194,7 @@ export function toolChecks(factory: ProviderFactory): ConformanceCheck[] {
             listDir: (at, options) => inner.listDir(at, options),
             readText: (at, options) => inner.readText(at, options),
             streamText: (at, options) => inner.streamText(at, options),
-            editText: (at, edit, options) => inner.editText(at, edit, options),
+            editText: inner.editText.bind(inner),
             version: (at, options) => inner.version(at, options),
             listTree: (at, options) => inner.listTree(at, options),
             moveEntry: (from, to, options) => inner.moveEntry(from, to, options),

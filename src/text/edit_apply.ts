@@ -3,7 +3,7 @@
 import { Buffer } from "node:buffer";
 import { concatBytes } from "./bytes.ts";
 import { isAscii } from "./newlines.ts";
-import { skipSearch } from "./skip_search.ts";
+import { pairSkipSearch } from "./skip_search.ts";
 
 const encoder = new TextEncoder();
 
@@ -111,7 +111,8 @@ const MIN_SKIP_NEEDLE = 8;
 
 /**
  * The non-overlapping occurrences of `needle` in `haystack`, left to right, by Horspool's skip
- * search. Fast when most of the haystack's bytes are not in the needle (a line of a log, say).
+ * search on the window's last two bytes. Fast when most pairs of the haystack's bytes are not in
+ * the needle (a line of a log, say, even one of digits): nothing decoded, nothing allocated.
  * `undefined` when it is not worth it (a short needle) or once it has done as much work as
  * `haystack.length / 2` steps (the haystack is too much like the needle): then another search
  * must be used.
@@ -120,7 +121,7 @@ function skipOccurrences(haystack: Uint8Array, needle: Uint8Array): number[] | u
   if (needle.length < MIN_SKIP_NEEDLE) return undefined;
   const found: number[] = [];
   const budget = (haystack.length >>> 1) + 4096;
-  const rest = skipSearch(haystack, needle, { budget, overlapping: false }, (at) => {
+  const rest = pairSkipSearch(haystack, needle, { budget, overlapping: false }, (at) => {
     found.push(at);
     return false;
   });
@@ -283,7 +284,10 @@ const MAX_SHARED_PIECES = 64;
  * @param plan What {@linkcode planEdit} returned for them.
  * @returns Both texts.
  */
-export function editTexts(before: Uint8Array, plan: EditPlan): { before: string; after: string } {
+export function editTexts(
+  before: Uint8Array,
+  plan: Omit<EditPlan, "length" | "after">,
+): { before: string; after: string } {
   const { positions, needle, replacement, pieces, text: known } = plan;
   const gaps: Array<[number, number]> = [];
   let from = 0;

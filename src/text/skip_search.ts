@@ -55,3 +55,45 @@ export function skipSearch(
   }
   return -1;
 }
+
+/**
+ * {@linkcode skipSearch} moving by the last two bytes of the window instead of the last one:
+ * where most bytes of the haystack occur in the needle (digits in a log, say) a pair of them
+ * mostly does not, and the window still moves by nearly the needle's length. Same contract as
+ * {@linkcode skipSearch}; the needle must be at least two bytes long.
+ */
+export function pairSkipSearch(
+  haystack: Uint8Array,
+  needle: Uint8Array,
+  options: SkipSearchOptions,
+  visit: (at: number) => boolean,
+): number {
+  const m = needle.length;
+  // Where a pair last occurs before the needle's last pair, as the shift that aligns it there.
+  const shift = new Uint16Array(65536).fill(Math.min(m - 1, 65535));
+  for (let j = 0; j < m - 2; j++) {
+    shift[(needle[j] << 8) | needle[j + 1]] = Math.min(m - 2 - j, 65535);
+  }
+  const lastPair = (needle[m - 2] << 8) | needle[m - 1];
+  const end = haystack.length - m; // the last possible start
+  let budget = options.budget;
+  let i = 0;
+  while (i <= end) {
+    const pair = (haystack[i + m - 2] << 8) | haystack[i + m - 1];
+    if (pair === lastPair) {
+      let j = 0;
+      while (j < m - 2 && haystack[i + j] === needle[j]) j++;
+      budget -= j;
+      if (j === m - 2) {
+        if (visit(i)) return -1;
+        if (!options.overlapping) {
+          i += m;
+          continue;
+        }
+      }
+    }
+    i += shift[pair];
+    if (--budget < 0) return i <= end ? i : -1;
+  }
+  return -1;
+}

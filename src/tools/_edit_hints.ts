@@ -13,7 +13,7 @@ import { hasLinePrefixes } from "../text/line_prefixes.ts";
 import { findLoose } from "../text/loose_match.ts";
 import { lineRange, linesOf } from "../text/match_lines.ts";
 import type { ToolEnv } from "./_context.ts";
-import type { EditPlan, MatchError } from "../text/edit_apply.ts";
+import type { EditPlan } from "../text/edit_apply.ts";
 import { scanWindow } from "../text/read_window.ts";
 
 /** Lines an ambiguous-match message lists at most (C12.4). */
@@ -27,7 +27,7 @@ export function matchFailure(
   bytes: Uint8Array,
   oldString: string,
   shown: string,
-  error: MatchError,
+  error: { count: number; positions: readonly number[] },
 ): FsError {
   if (error.count === 0) {
     return new FsError("FS_NO_MATCH", {
@@ -55,7 +55,7 @@ function noMatchHint(bytes: Uint8Array, oldString: string): NoMatchHint {
  */
 export async function withSnippet(
   success: string,
-  plan: EditPlan | undefined,
+  plan: Pick<EditPlan, "after" | "positions" | "replacement"> | undefined,
   env: ToolEnv,
 ): Promise<string> {
   const n = env.config.editSnippet;

@@ -1,34 +1,26 @@
 /**
- * The `edit` executor (CONTRACT C4.4): a literal, unique (or `replace_all`) replacement,
- * applied on bytes under the file's lock and committed atomically.
+ * The `edit` executor (CONTRACT C4.4): a literal, unique (or `replace_all`) replacement, which
+ * the provider applies on bytes under the file's lock and commits atomically; a failed match
+ * comes back as an outcome, and its hints (C12.3, C12.4) are rendered after the lock is released.
  *
  * @module
  */
 
-import { FsError } from "../fs_error.ts";
 import { VALIDATION_MESSAGES } from "../render/errors.ts";
 import { EMPTY_OLD_STRING } from "../render/hints.ts";
 import { renderEdit } from "../render/mutation_render.ts";
 import { invalid, optional, requirePath } from "./_args.ts";
 import {
-  bytesToText,
-  looksBinary,
   MAX_TEXT_BYTES,
   type Tool,
-  tooLarge,
   type ToolEnv,
   type ToolSuccess,
   withTexts,
 } from "./_context.ts";
-import {
-  type EditPlan,
-  type EditRequest,
-  editTexts,
-  MatchError,
-  planEdit,
-} from "../text/edit_apply.ts";
+import { type EditRequest, editTexts } from "../text/edit_apply.ts";
 import { matchFailure, withSnippet } from "./_edit_hints.ts";
 import { gated } from "./_mutation.ts";
+import { textBounds, withBounds } from "../present/text_bounds.ts";
 import type { EditValue } from "../types.ts";
 
 /** Validated `edit` arguments. */
@@ -63,46 +55,33 @@ function run(args: EditArgs, env: ToolEnv): Promise<ToolSuccess<EditValue>> {
     filePath,
     request.newString,
     async ({ target, shown, precondition }) => {
-      let planned: { before: Uint8Array; plan: EditPlan } | undefined;
-      const outcome = await env.fs.editText(target, (before) => {
-        if (looksBinary(before)) throw new FsError("FS_BINARY");
-        try {
-          // Checked before the commit: the value's texts must be decodable once it has landed.
-          if (before.length > MAX_TEXT_BYTES) throw tooLarge(before.length);
-          planned = { before, plan: planEdit(before, request) };
-          if (planned.plan.length > MAX_TEXT_BYTES) throw tooLarge(planned.plan.length);
-          // Slices of the old bytes around the replacements: the new file is never built in memory.
-          return planned.plan.pieces;
-        } catch (error) {
-          if (!(error instanceof MatchError)) throw error;
-          throw matchFailure(before, request.oldString, shown, error);
-        }
-      }, { precondition, signal });
+      // The provider applies the replacement under the file's lock and calls nothing back.
+      const outcome = await env.fs.editText(target, { ...request, maxBytes: MAX_TEXT_BYTES }, {
+        precondition,
+        signal,
+      });
+      // Rendered with the lock released: C12.3's loose scan of a large file holds up no writer.
+      if (outcome.kind === "unmatched") {
+        throw matchFailure(outcome.before, request.oldString, shown, outcome);
+      }
       env.emit("edit", target, outcome.version);
-      const count = planned?.plan.positions.length;
+      const { before, replaced } = outcome;
       return {
         content: await withSnippet(
-          renderEdit(shown, request.replaceAll, count),
-          planned?.plan,
+          renderEdit(shown, request.replaceAll, replaced.positions.length),
+          replaced,
           env,
         ),
-        value: withTexts({ path: target.path }, () => textsOf(outcome, planned)),
+        // Decoded once and shared, on first access only (C6).
+        value: withBounds(
+          withTexts({ path: target.path }, () => editTexts(before, replaced)),
+          textBounds([
+            before.length,
+            before.length + replaced.positions.length *
+              (replaced.replacement.length - replaced.needle.length),
+          ]),
+        ),
       };
     },
   );
-}
-
-/**
- * The value's texts: decoded once and shared when the provider applied the plan as made (it
- * called the edit function with the bytes it reports as `before`, so it wrote the plan's
- * slices; `outcome.after`, which may be joined on access, is then never read).
- */
-function textsOf(
-  outcome: { before: Uint8Array; after: Uint8Array },
-  planned: { before: Uint8Array; plan: EditPlan } | undefined,
-): { before: string; after: string } {
-  if (planned && planned.before === outcome.before) {
-    return editTexts(outcome.before, planned.plan);
-  }
-  return { before: bytesToText(outcome.before), after: bytesToText(outcome.after) };
 }

@@ -9,6 +9,7 @@ import { VALIDATION_MESSAGES } from "../render/errors.ts";
 import { invalid, requirePath } from "./_args.ts";
 import { bytesToText, type Tool, type ToolEnv, type ToolSuccess, withTexts } from "./_context.ts";
 import { gated } from "./_mutation.ts";
+import { textBounds, withBounds } from "../present/text_bounds.ts";
 import type { WriteValue } from "../types.ts";
 
 /** Validated `write` arguments. */
@@ -37,10 +38,16 @@ function run({ filePath, content }: WriteRequest, env: ToolEnv): Promise<ToolSuc
     env.emit("write", target, outcome.version);
     return {
       content: renderWrite(shown, outcome.operation),
-      value: withTexts({ path: target.path, operation: outcome.operation }, () => ({
-        before: outcome.before === null ? null : bytesToText(outcome.before),
-        after: content.startsWith("\uFEFF") ? content.slice(1) : content,
-      })),
+      value: withBounds(
+        withTexts({ path: target.path, operation: outcome.operation }, () => ({
+          before: outcome.before === null ? null : bytesToText(outcome.before),
+          after: content.startsWith("\uFEFF") ? content.slice(1) : content,
+        })),
+        textBounds(
+          outcome.before === null ? [] : [outcome.before.length],
+          content.length - (content.startsWith("\uFEFF") ? 1 : 0),
+        ),
+      ),
     };
   });
 }

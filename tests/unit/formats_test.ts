@@ -14,6 +14,9 @@ import {
   toOpenAITools,
 } from "../../formats.ts";
 import { toAcpDiff } from "../../acp.ts";
+import type { FsToolResult } from "../../mod.ts";
+import assert from "node:assert/strict";
+import { type TextBounds, textBounds, withBounds } from "../../src/present/text_bounds.ts";
 import { DESCRIPTIONS, FILE_PATH, NAMES, SCHEMAS, withTools } from "../contract/_shared.ts";
 
 Deno.test("toOpenAITools gives Chat Completions function tools", async () => {
@@ -210,6 +213,29 @@ Deno.test("toMcpCallResult leaves a large file's before and after out of structu
       after: "hi\n",
     });
   });
+});
+
+Deno.test("toMcpCallResult judges the texts' size from byte counts, never decoding them", () => {
+  const trap = (bounds: TextBounds) =>
+    withBounds(
+      Object.defineProperties({ path: "/w/a.txt" }, {
+        before: { get: () => assert.fail("before decoded"), enumerable: true },
+        after: { get: () => assert.fail("after decoded"), enumerable: true },
+      }),
+      bounds,
+    );
+  const result = (value: object): FsToolResult => ({
+    content: "ok",
+    isError: false,
+    value: value as FsToolResult["value"],
+  });
+  const over = toMcpCallResult(result(trap(textBounds([3 * MCP_MAX_DIFF_CHARS + 9]))));
+  assertEquals(over.structuredContent, { path: "/w/a.txt" });
+  assertEquals(over._meta, { "toolfs/omitted": ["before", "after"] });
+  const under = toMcpCallResult(result(trap(textBounds([MCP_MAX_DIFF_CHARS / 2], 10))));
+  assertStrictEquals(Object.keys(under.structuredContent ?? {}).length, 3);
+  // A byte decodes to at most one code unit; three bytes (past a BOM) to at least one.
+  assertEquals(textBounds([0, 3, 4, 9], 5), { min: 5 + 0 + 0 + 1 + 2, max: 5 + 16 });
 });
 
 Deno.test("toAcpDiff turns write and edit values into ACP diff items", async () => {

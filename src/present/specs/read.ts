@@ -46,6 +46,11 @@ export const READ_SPEC: ToolSpec = {
         },
       },
       totalLines: COUNT,
+      image: {
+        type: "object",
+        properties: { mimeType: TEXT, width: COUNT, height: COUNT, size: COUNT },
+      },
+      document: { type: "object", properties: { pages: COUNT } },
     },
     required: ["path", "offset", "lines"],
   },

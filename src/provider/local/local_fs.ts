@@ -13,8 +13,7 @@
 import { basename, dirname, resolve as resolvePath } from "node:path";
 import { FsError } from "../../fs_error.ts";
 import { IO_DETAILS } from "../../render/errors.ts";
-import { concatBytes } from "../../text/bytes.ts";
-import { editPieces } from "../edit_pieces.ts";
+import { editOutcome, editPieces, isReplaceRequest, planReplace } from "../edit_pieces.ts";
 import type { FsDirEntry } from "../../types.ts";
 import type {
   FsCallOptions,
@@ -28,6 +27,9 @@ import type {
   FsReadTextOptions,
   FsRemoveOptions,
   FsRemoveOutcome,
+  FsReplacement,
+  FsReplaceOutcome,
+  FsReplaceRequest,
   FsResolveOptions,
   FsRootInfo,
   FsSearchListOptions,
@@ -309,8 +311,18 @@ export class LocalFileSystem implements FsProvider {
   editText(
     target: FsTarget,
     edit: FsEditFunction,
+    options?: FsMutationOptions,
+  ): Promise<FsEditOutcome>;
+  editText(
+    target: FsTarget,
+    edit: FsReplaceRequest,
+    options?: FsMutationOptions,
+  ): Promise<FsReplaceOutcome>;
+  editText(
+    target: FsTarget,
+    edit: FsEditFunction | FsReplaceRequest,
     options: FsMutationOptions = {},
-  ): Promise<FsEditOutcome> {
+  ): Promise<FsEditOutcome | FsReplaceOutcome> {
     const { signal, precondition = { kind: "none" } } = options;
     return guard(async () => {
       // No stat first: the verified open stats the file (missing: FS_NOT_FOUND; not a regular
@@ -326,14 +338,24 @@ export class LocalFileSystem implements FsProvider {
         const path = `${dir.at}/${name}`;
         const current = await readCurrent(this.#c, this.#versions, path, precondition, signal);
         try {
-          const after = edit(current.bytes);
+          let [after, replaced]: [Uint8Array | readonly Uint8Array[], FsReplacement?] = [[]];
+          if (isReplaceRequest(edit)) {
+            // A failed match returns: the caller renders it after the `finally` below unlocks.
+            const planned = planReplace(current.bytes, edit);
+            if (planned.kind === "unmatched") return { ...planned, before: current.bytes };
+            replaced = planned.replaced;
+            after = replaced.pieces;
+          } else {
+            after = edit(current.bytes);
+          }
           const pieces = editPieces(after);
           const version = await this.#replacer.replace(dir, name, pieces, {
             keep: current.info,
             createOnly: false,
             signal,
           });
-          return editOutcome(current.bytes, after, pieces, version);
+          const outcome = editOutcome(current.bytes, after, pieces, version);
+          return replaced ? Object.assign(outcome, { kind: "edited" as const, replaced }) : outcome;
         } finally {
           closeQuietly(current.held);
         }
@@ -403,20 +425,4 @@ export class LocalFileSystem implements FsProvider {
 
 function typeOf(info: Deno.FileInfo): FsStat["type"] {
   return info.isFile ? "file" : info.isDirectory ? "directory" : "other";
-}
-
-/** An edit's outcome; slices are joined into `after` only when it is first read. */
-function editOutcome(
-  before: Uint8Array,
-  after: Uint8Array | readonly Uint8Array[],
-  pieces: readonly Uint8Array[],
-  version: string,
-): FsEditOutcome {
-  if (after instanceof Uint8Array) return { before, after, version };
-  let joined: Uint8Array | undefined;
-  const join = () => (joined ??= concatBytes(pieces));
-  return Object.defineProperty({ before, version }, "after", {
-    get: join,
-    enumerable: true,
-  }) as FsEditOutcome;
 }

@@ -3,6 +3,7 @@
 
 import { concatBytes } from "../../text/bytes.ts";
 import { editPieces } from "../edit_pieces.ts";
+import type { FsEditOutcome } from "../fs_provider.ts";
 
 const encoder = new TextEncoder();
 
@@ -23,4 +24,12 @@ export function textBytes(content: string): Uint8Array {
 /** An edit function's result as one new buffer (one buffer, or slices in order). */
 export function join(after: Uint8Array | readonly Uint8Array[]): Uint8Array {
   return concatBytes(editPieces(after));
+}
+
+/** An edit's outcome whose `after` is the stored buffer: a copy is handed out, made on read. */
+export function copyOnRead(before: Uint8Array, after: Uint8Array, version: string): FsEditOutcome {
+  return Object.defineProperty({ before, version }, "after", {
+    get: () => after.slice(),
+    enumerable: true,
+  }) as FsEditOutcome;
 }

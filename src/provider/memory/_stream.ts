@@ -35,3 +35,12 @@ export function openHandle(
     },
   };
 }
+
+/** The chunk size of streamed reads: the option, checked, or 64 KiB. */
+export function chunkSizeOf(option: number | undefined): number {
+  const chunkSize = option ?? 64 * 1024;
+  if (!Number.isSafeInteger(chunkSize) || chunkSize < 1) {
+    throw new TypeError(`chunkSize must be a positive integer: got ${String(chunkSize)}`);
+  }
+  return chunkSize;
+}

@@ -19,6 +19,8 @@ import type {
   FsReadHandle,
   FsRemoveOptions,
   FsRemoveOutcome,
+  FsReplaceOutcome,
+  FsReplaceRequest,
   FsResolveOptions,
   FsRootInfo,
   FsStat,
@@ -28,12 +30,13 @@ import type {
   FsWriteOutcome,
   RootSpec,
 } from "../fs_provider.ts";
+import { isReplaceRequest, planReplace } from "../edit_pieces.ts";
 import { findRoot } from "../roots.ts";
-import { contentBytes, join, textBytes } from "./_bytes.ts";
+import { contentBytes, copyOnRead, join, textBytes } from "./_bytes.ts";
 import { checkEntry, moveNode, removeNode, treeEntries } from "./_entries.ts";
 import { guard } from "./_guard.ts";
 import { absolutePath, conflict, makeRoot } from "./_paths.ts";
-import { openHandle } from "./_stream.ts";
+import { chunkSizeOf, openHandle } from "./_stream.ts";
 import { type FileNode, fileNode, Tree } from "./_tree.ts";
 import { checkVersion, versionOf } from "./_version.ts";
 
@@ -103,11 +106,7 @@ export class MemoryFileSystem implements FsProvider {
     if (!Array.isArray(specs) || specs.length === 0) {
       throw new TypeError("MemoryFileSystem needs at least one root: got none");
     }
-    const chunkSize = options.chunkSize ?? 64 * 1024;
-    if (!Number.isSafeInteger(chunkSize) || chunkSize < 1) {
-      throw new TypeError(`chunkSize must be a positive integer: got ${String(chunkSize)}`);
-    }
-    this.#chunkSize = chunkSize;
+    this.#chunkSize = chunkSizeOf(options.chunkSize);
     for (const [path, content] of Object.entries(options.files ?? {})) {
       const absolute = absolutePath(path, "file");
       if (path.endsWith("/")) {
@@ -307,26 +306,35 @@ export class MemoryFileSystem implements FsProvider {
   editText(
     target: FsTarget,
     edit: FsEditFunction,
+    options?: FsMutationOptions,
+  ): Promise<FsEditOutcome>;
+  editText(
+    target: FsTarget,
+    edit: FsReplaceRequest,
+    options?: FsMutationOptions,
+  ): Promise<FsReplaceOutcome>;
+  editText(
+    target: FsTarget,
+    edit: FsEditFunction | FsReplaceRequest,
     options: FsMutationOptions = {},
-  ): Promise<FsEditOutcome> {
+  ): Promise<FsEditOutcome | FsReplaceOutcome> {
     const { signal, precondition = { kind: "none" } } = options;
     return guard(signal, () => {
-      const path = this.#writable(target);
-      const found = this.#tree.lookup(path);
+      const found = this.#tree.lookup(this.#writable(target));
+      if (!found.found) throw new FsError("FS_NOT_FOUND");
       const current = found.found;
-      if (!current) throw new FsError("FS_NOT_FOUND");
       if (current.kind !== "file") throw new FsError("FS_NOT_REGULAR_FILE");
       checkVersion(current, precondition);
       const before = current.bytes.slice();
-      const after = join(edit(before));
+      const planned = isReplaceRequest(edit) ? planReplace(before, edit) : null;
+      if (planned?.kind === "unmatched") return { ...planned, before };
+      const after = join(planned?.replaced.pieces ?? (edit as FsEditFunction)(before));
       signal?.throwIfAborted(); // the commit point: nothing has changed before it
       const made = fileNode(after);
       Tree.put(found.parent!, found.name, made);
-      // `after` is the stored buffer: hand out a copy, made only when it is read.
-      return Object.defineProperty({ before, version: versionOf(made) }, "after", {
-        get: () => after.slice(),
-        enumerable: true,
-      }) as FsEditOutcome;
+      const outcome = copyOnRead(before, after, versionOf(made));
+      if (!planned) return outcome;
+      return Object.assign(outcome, { kind: "edited" as const, replaced: planned.replaced });
     });
   }
 
