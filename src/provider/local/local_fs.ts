@@ -41,8 +41,7 @@ import type {
   FsWriteOutcome,
   RootSpec,
 } from "../fs_provider.ts";
-import { listEntries, pinParent, refuseRoot, removeIn } from "./_entries.ts";
-import { moveIn } from "./_move.ts";
+import { listTreeAt, moveEntryAt, removeEntryAt } from "./_entry_ops.ts";
 import { readDirEntries } from "./_read_dir.ts";
 import { Containment, readGranted } from "./_containment.ts";
 import { guard } from "./_errors.ts";
@@ -367,17 +366,8 @@ export class LocalFileSystem implements FsProvider {
 
   /** {@inheritDoc FsProvider.listTree} */
   listTree(target: FsTarget, options: FsTreeOptions = {}): Promise<FsTreeEntry[] | null> {
-    const { signal } = options;
-    return guard(async () => {
-      const dir = await this.#c.pin(dirname(target.realPath), false);
-      try {
-        const at = `${dir.at}/${basename(target.realPath)}`;
-        const versions = options.versions ? this.#versions : null;
-        return await listEntries(this.#c, versions, at, target.realPath, signal);
-      } finally {
-        dir.close();
-      }
-    }, signal);
+    const versions = options.versions ? this.#versions : null;
+    return guard(() => listTreeAt(this.#c, versions, target, options.signal), options.signal);
   }
 
   /**
@@ -392,34 +382,12 @@ export class LocalFileSystem implements FsProvider {
     options: FsCallOptions = {},
   ): Promise<FsMoveOutcome> {
     const { signal } = options;
-    return guard(async () => {
-      refuseRoot(this.#c, source.realPath);
-      const from = await pinParent(this.#c, source.realPath);
-      try {
-        const to = await ensureParent(this.#c, destination, signal);
-        try {
-          return await moveIn(this.#c, from, to, source, destination, signal);
-        } finally {
-          to.close();
-        }
-      } finally {
-        from.close();
-      }
-    }, signal);
+    return guard(() => moveEntryAt(this.#c, source, destination, signal), signal);
   }
 
   /** {@inheritDoc FsProvider.removeEntry} */
   removeEntry(target: FsTarget, options: FsRemoveOptions = {}): Promise<FsRemoveOutcome> {
-    const { signal } = options;
-    return guard(async () => {
-      refuseRoot(this.#c, target.realPath);
-      const dir = await pinParent(this.#c, target.realPath);
-      try {
-        return await removeIn(this.#c, this.#versions, dir, target, options);
-      } finally {
-        dir.close();
-      }
-    }, signal);
+    return guard(() => removeEntryAt(this.#c, this.#versions, target, options), options.signal);
   }
 }
 
