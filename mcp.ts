@@ -72,7 +72,7 @@ export type { FsToolName, FsToolsConfig, RootSpec } from "./mod.ts";
 export const MCP_SERVER_NAME = "toolfs";
 
 /** The server's version in the MCP `initialize` handshake. */
-export const MCP_SERVER_VERSION = "0.2.0";
+export const MCP_SERVER_VERSION = "0.3.0";
 
 /** Options shared by {@linkcode serveStdio} and {@linkcode serveHttp}. */
 export interface McpServerOptions {
