@@ -117,6 +117,30 @@ Deno.test("layers: no file in src/ is over 400 lines (one concern per file)", as
   assert.deepEqual(await oversized(400), []);
 });
 
+/** The root entry points (deno.json's exports) the 400-line rule covers besides src/. */
+const ENTRIES = [
+  "mod.ts",
+  "mcp.ts",
+  "cli.ts",
+  "formats.ts",
+  "acp.ts",
+  "provider.ts",
+  "memory.ts",
+  "testing.ts",
+];
+
+Deno.test("layers: no root entry file or adapter is over 400 lines (issue 20)", async () => {
+  const root = fileURLToPath(new URL("../../", import.meta.url));
+  const files = ENTRIES.map((name) => join(root, name));
+  for await (const file of sourceFiles(join(root, "adapters"))) files.push(file);
+  const out: string[] = [];
+  for (const file of files) {
+    const lines = (await Deno.readTextFile(file)).split("\n").length - 1;
+    if (lines > 400) out.push(`${relative(root, file)}: ${lines} lines`);
+  }
+  assert.deepEqual(out.sort(), []);
+});
+
 /**
  * An `FsError` built with a string literal as its message or detail: model-facing text that
  * does not come from src/render/. Comments (JSDoc examples of a host's own message) are skipped.
