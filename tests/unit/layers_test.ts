@@ -79,7 +79,7 @@ async function violations(): Promise<string[]> {
   return out.sort();
 }
 
-Deno.test("layers: src/ imports point one way: types → text → render → present → provider → policy → tools → testing → cli", async () => {
+Deno.test("layers: src/ imports point one way: types → text → render → present → provider → policy → tools → testing → cli → mcp", async () => {
   assert.deepEqual(await violations(), []);
 });
 
