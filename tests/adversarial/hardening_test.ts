@@ -405,7 +405,9 @@ Deno.test({
 Deno.test("C7.3: every deno.json task and every documented deno run/test command passes --no-prompt", async () => {
   const top = new URL("../../", import.meta.url);
   const config = JSON.parse(await Deno.readTextFile(new URL("deno.json", top)));
-  for (const [task, command] of Object.entries(config.tasks as Record<string, string>)) {
+  const tasks = config.tasks as Record<string, string | { command: string }>;
+  for (const [task, entry] of Object.entries(tasks)) {
+    const command = typeof entry === "string" ? entry : entry.command;
     if (/\bdeno (run|test|bench|serve)\b/.test(command)) {
       assert.ok(command.includes("--no-prompt"), `task ${task}: ${command}`);
     }
