@@ -146,7 +146,12 @@ test("C13.2: no directory and no client roots: a tool call says so, the server k
       // A root that does not exist is left out and said so.
       await empty.setRoots([join(root, "gone")]);
       assertEquals((await empty.call("list", {})).content[0].text, NO_ROOTS_MESSAGE);
-      assert(empty.stderr().includes(`client root "${join(root, "gone")}": does not exist`));
+      // stderr and stdout are two pipes: the log line may arrive after the result.
+      await until(
+        "the left-out root line",
+        () => empty.stderr().includes(`client root "${join(root, "gone")}": does not exist`),
+        empty.stderr,
+      );
       await empty.setRoots([root]);
       assertEquals((await empty.call("list", {})).isError, false);
     } finally {
