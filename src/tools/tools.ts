@@ -226,7 +226,7 @@ export function createFsTools(options: CreateFsToolsOptions): FsTools {
         : { content, isError: false, value };
     } catch (error) {
       // The one place a failure becomes text.
-      const e = error instanceof FsError ? error : toFsError(error, call.signal);
+      const e = toFsError(error, call.signal);
       // A path too long to exist is shown as given (clipped by the renderer): resolving millions
       // of components takes seconds (issue 19).
       const target = call.given.length >= PATH_MAX ? call.given : resolve(call.here, call.given);
