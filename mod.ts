@@ -1,6 +1,7 @@
 /**
- * toolfs: six model-facing file tools — `list`, `read`, `write`, `edit`, `glob`, `grep` —
- * confined to permission-scoped roots, with exact, stable text for the model.
+ * toolfs: model-facing file tools — `list`, `read`, `write`, `edit`, `glob`, `grep` by default,
+ * `move`, `delete` and `patch` on request — confined to permission-scoped roots, with exact,
+ * stable text for the model.
  *
  * - Reads stream through `Deno.FsFile`, so a 10 GiB log costs the memory of a window.
  * - Nothing escapes the roots: containment is judged on real paths and re-checked after open.
@@ -9,7 +10,10 @@
  * This entry point is what an agent author needs. Other audiences have their own:
  * `@toolfs/fs/formats` (OpenAI, Anthropic and MCP tool formats), `@toolfs/fs/acp` (Agent Client
  * Protocol diffs and presentation types), `@toolfs/fs/provider` (the provider seam, for another
- * backend) and `@toolfs/fs/mcp` (an MCP server).
+ * backend), `@toolfs/fs/memory` (an in-memory provider), `@toolfs/fs/testing` (the provider
+ * conformance suite), `@toolfs/fs/mcp` (an MCP server), `@toolfs/fs/cli` (the command line) and
+ * the framework adapters `@toolfs/fs/ai-sdk`, `@toolfs/fs/langchain` and
+ * `@toolfs/fs/openai-agents`.
  *
  * @example Wire the tools into an agent loop
  * ```ts

@@ -2,7 +2,7 @@
 // the default first window (the byte cap ends it), ASCII lines against lines with accents.
 
 import { type ChunkSource, scanWindow } from "../src/text/read_window.ts";
-import { truncateLine } from "../src/render/read_render.ts";
+import { lineCost, truncateLine } from "../src/render/read_render.ts";
 
 const encoder = new TextEncoder();
 
@@ -20,6 +20,7 @@ const window = {
   maxBytes: 51200,
   maxLineLength: 2000,
   truncate: truncateLine,
+  cost: lineCost,
 };
 
 function source(bytes: Uint8Array): ChunkSource {

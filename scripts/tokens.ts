@@ -1,6 +1,6 @@
 /**
  * `deno task tokens`: the fixed prompt cost of the tools, counted with real tokenizers (the ones
- * the playground uses). What is counted is defined once, in `src/present/prompt_cost.ts`; the
+ * the playground uses). What is counted is defined once, in `playground/server/prompt_cost.ts`; the
  * tokenizers come from `tokenizers/mod.ts`.
  *
  * ```sh
@@ -22,7 +22,7 @@ import {
   promptCost,
   promptTexts,
   WIRE_FORMATS,
-} from "../src/present/prompt_cost.ts";
+} from "../playground/server/prompt_cost.ts";
 import {
   DEFAULT_TOKENIZERS,
   isTokenizerName,

@@ -1,6 +1,7 @@
 /**
- * The playground's HTTP protocol: the JSON the server sends and the UI reads. No imports, so the
- * UI (checked with the DOM library, not Deno's) can share it without pulling in the server.
+ * The playground's HTTP protocol: the JSON the server sends and the UI reads. Its only imports
+ * are type-only (the prompt cost's types, from `prompt_cost.ts`), so the UI (checked with the DOM
+ * library, not Deno's) can share it without pulling in the server.
  *
  * @module
  */
@@ -151,8 +152,8 @@ export interface ExecuteResponse {
 }
 
 /** The wire formats the tools can be sent in. */
-export type { PromptCost, ToolPromptCost, WireFormat } from "../../src/present/prompt_cost.ts";
-import type { PromptCost, WireFormat } from "../../src/present/prompt_cost.ts";
+export type { PromptCost, ToolPromptCost, WireFormat } from "./prompt_cost.ts";
+import type { PromptCost, WireFormat } from "./prompt_cost.ts";
 
 /** The response of `GET /api/prompt-cost`. */
 export interface PromptCostResponse {

@@ -25,7 +25,7 @@ import {
 } from "../../mod.ts";
 import { resolveConfig } from "../../src/config.ts";
 import { toolDefinitions } from "../../src/tools/tools.ts";
-import { promptCost, promptTexts, WIRE_FORMATS } from "../../src/present/prompt_cost.ts";
+import { promptCost, promptTexts, WIRE_FORMATS } from "./prompt_cost.ts";
 import {
   DEFAULT_TOKENIZERS,
   isTokenizerName,
@@ -46,6 +46,7 @@ import type {
   TreeResponse,
   WireFormat,
 } from "./api_types.ts";
+import { guardFailure } from "../../src/mcp/http_guard.ts";
 import { countTokensBounded } from "./bounded_tokens.ts";
 import { buildTree } from "./tree.ts";
 import { type PlaygroundWorkspace, workspacePath } from "./workspace.ts";
@@ -83,7 +84,6 @@ class BadRequest extends Error {}
 
 const EXECUTE_FIELDS = ["tool", "args", "config", "session", "policy", "tokenizers"];
 const SESSION_ID = /^[A-Za-z0-9_.-]{1,64}$/;
-const LOOPBACK = new Set(["127.0.0.1", "localhost", "[::1]"]);
 
 /** The largest request body the API reads (CONTRACT C14.2). */
 export const MAX_BODY_BYTES = 1024 * 1024;
@@ -199,20 +199,16 @@ export function createApp(options: PlaygroundAppOptions): Hono {
   // only as JSON (which a cross-origin page cannot send without a preflight we never answer).
   // Another local user or process must not either: every call carries the start-up token.
   app.use("/api/*", async (c, next) => {
-    const url = new URL(c.req.url);
-    const host = url.hostname;
-    const origin = c.req.header("origin");
     const port = options.port?.() ?? 0;
-    if (!LOOPBACK.has(host) || (port !== 0 && portOf(url) !== port)) {
+    const failure = guardFailure(c.req.raw, { hostnames: [], token, port, urlHost: true });
+    if (failure === "host") {
       const use = port === 0 ? "127.0.0.1" : `127.0.0.1:${port}`;
-      return c.json({ error: `host "${url.host}" is not allowed: use ${use}` }, 403);
+      return c.json({ error: `host "${new URL(c.req.url).host}" is not allowed: use ${use}` }, 403);
     }
-    if (origin !== undefined && !loopbackOrigin(origin, port)) {
-      return c.json({ error: `origin "${origin}" is not allowed` }, 403);
+    if (failure === "origin") {
+      return c.json({ error: `origin "${c.req.header("origin")}" is not allowed` }, 403);
     }
-    if (token !== null && !sameToken(c.req.header("authorization"), token)) {
-      return c.json({ error: "missing or wrong token" }, 401);
-    }
+    if (failure === "token") return c.json({ error: "missing or wrong token" }, 401);
     if (c.req.method === "POST" && !isJson(c.req.header("content-type"))) {
       return c.json({ error: "send the request body as application/json" }, 415);
     }
@@ -533,32 +529,6 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
 
 function isJson(contentType: string | undefined): boolean {
   return /^application\/json\s*(;|$)/i.test(contentType ?? "");
-}
-
-/** Compares the `Authorization` header with `Bearer <token>` in time independent of where they differ. */
-function sameToken(header: string | undefined, token: string): boolean {
-  const expected = `Bearer ${token}`;
-  const given = header ?? "";
-  let differ = given.length ^ expected.length;
-  for (let i = 0; i < expected.length; i++) {
-    differ |= expected.charCodeAt(i) ^ (given.charCodeAt(i) || 0);
-  }
-  return differ === 0;
-}
-
-/** Whether an `Origin` names a loopback host and (unless `port` is 0) that port. */
-function loopbackOrigin(origin: string, port: number): boolean {
-  try {
-    const url = new URL(origin);
-    return LOOPBACK.has(url.hostname) && (port === 0 || portOf(url) === port);
-  } catch {
-    return false;
-  }
-}
-
-/** A URL's port, or its scheme's default (443 for https, else 80). */
-function portOf(url: URL): number {
-  return url.port ? Number(url.port) : url.protocol === "https:" ? 443 : 80;
 }
 
 function uiMissing(c: Context): Response {

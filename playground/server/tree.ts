@@ -9,6 +9,7 @@
 
 import type { FsProvider } from "../../mod.ts";
 import type { TreeNode } from "./api_types.ts";
+import { compareEntries } from "../../src/render/list_render.ts";
 
 export type { TreeNode };
 
@@ -25,8 +26,6 @@ export interface TreeOptions {
    */
   maxChildren?: number;
 }
-
-const ORDER: Record<TreeNode["type"], number> = { directory: 0, file: 1, symlink: 2, other: 2 };
 
 /**
  * Reads a directory tree through a provider.
@@ -48,7 +47,7 @@ export async function buildTree(
     let entries: TreeNode[];
     try {
       const target = await fs.resolve(node.path, { cwd: root, op: "list" });
-      entries = (await fs.listDir(target)).map((entry) => ({
+      entries = [...await fs.listDir(target)].sort(compareEntries).map((entry) => ({
         name: entry.name,
         path: node.path === "." ? entry.name : `${node.path}/${entry.name}`,
         type: entry.type,
@@ -57,7 +56,6 @@ export async function buildTree(
       node.error = message(error);
       return;
     }
-    entries.sort((a, b) => ORDER[a.type] - ORDER[b.type] || compareNames(a.name, b.name));
     node.total = entries.length;
     node.children = entries.slice(0, maxChildren);
     await Promise.all(node.children.map((child) => describe(child, depth)));
@@ -99,10 +97,4 @@ export async function buildTree(
 
 function message(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
-}
-
-function compareNames(a: string, b: string): number {
-  const la = a.toLowerCase();
-  const lb = b.toLowerCase();
-  return la < lb ? -1 : la > lb ? 1 : a < b ? -1 : a > b ? 1 : 0;
 }

@@ -1,6 +1,6 @@
 /**
  * The fixed prompt cost of the tools: each tool's name, description, schema and guidance in
- * tokens, counted as `deno task tokens` counts them (`src/present/prompt_cost.ts`).
+ * tokens, counted as `deno task tokens` counts them (`playground/server/prompt_cost.ts`).
  *
  * @module
  */

@@ -52,17 +52,27 @@ export interface GuardOptions {
    * Absent or 0: ports are not compared.
    */
   port?: number;
+  /**
+   * Take the host a request names from its URL rather than its `Host` header (behind a
+   * framework whose in-process requests carry none, as the playground's Hono app).
+   * @default {false}
+   */
+  urlHost?: boolean;
 }
 
+/** The check a request fails: its `Host`, its `Origin`, or its bearer token. */
+export type GuardFailure = "host" | "origin" | "token";
+
 /**
- * Checks one request: 403 when its `Host` or `Origin` names another host (DNS rebinding), 401
- * when the bearer token is missing or wrong; `null` when it may pass.
+ * Which check of {@linkcode guardRequest} a request fails, for a server that words its own
+ * refusals (the playground, C14.1): `Host` and `Origin` must name loopback or an allowed host
+ * (and the port listened on), and the bearer token must match.
  *
  * @param request The request.
- * @param options Allowed host names and the token.
- * @returns The refusal to send, or `null`.
+ * @param options Allowed host names, the port and the token.
+ * @returns The failed check, or `null` when the request may pass.
  */
-export function guardRequest(request: Request, options: GuardOptions): Response | null {
+export function guardFailure(request: Request, options: GuardOptions): GuardFailure | null {
   const port = options.port ?? 0;
   const [bound, ...others] = options.hostnames;
   const allowed = (named: HostPort | null): boolean => {
@@ -76,29 +86,46 @@ export function guardRequest(request: Request, options: GuardOptions): Response 
       return !/:\d+$/.test(entry) || given.port === named.port;
     });
   };
-  const host = request.headers.get("host");
-  if (host === null || !allowed(hostnameOf(host))) {
+  const host = options.urlHost ? new URL(request.url).host : request.headers.get("host");
+  if (host === null || !allowed(hostnameOf(host))) return "host";
+  const origin = request.headers.get("origin");
+  if (origin !== null && !allowed(originHostname(origin))) return "origin";
+  if (options.token !== null) {
+    const given = /^Bearer\s+(\S+)\s*$/i.exec(request.headers.get("authorization") ?? "")?.[1];
+    if (given === undefined || !sameToken(given, options.token)) return "token";
+  }
+  return null;
+}
+
+/**
+ * Checks one request: 403 when its `Host` or `Origin` names another host (DNS rebinding), 401
+ * when the bearer token is missing or wrong; `null` when it may pass.
+ *
+ * @param request The request.
+ * @param options Allowed host names and the token.
+ * @returns The refusal to send, or `null`.
+ */
+export function guardRequest(request: Request, options: GuardOptions): Response | null {
+  const failure = guardFailure(request, options);
+  if (failure === "host") {
+    const host = request.headers.get("host");
     return refusal(403, `forbidden: Host ${JSON.stringify(host ?? "")} is not this server`);
   }
-  const origin = request.headers.get("origin");
-  if (origin !== null && !allowed(originHostname(origin))) {
+  if (failure === "origin") {
+    const origin = request.headers.get("origin");
     return refusal(403, `forbidden: Origin ${JSON.stringify(origin)} is not this server`);
   }
-  if (options.token !== null) {
-    const header = request.headers.get("authorization");
-    const given = /^Bearer\s+(\S+)\s*$/i.exec(header ?? "")?.[1];
-    if (given === undefined || !sameToken(given, options.token)) {
-      // OAuth discovery (RFC 9728) finds nothing here: 404, so a client stops looking for an
-      // authorization server and shows the 401's hint instead of a registration error.
-      if (new URL(request.url).pathname.startsWith("/.well-known/")) {
-        return new Response("not found: this server takes a bearer token, not OAuth\n", {
-          status: 404,
-        });
-      }
-      const response = refusal(401, UNAUTHORIZED_MESSAGE);
-      response.headers.set("www-authenticate", bearerChallenge(header !== null));
-      return response;
+  if (failure === "token") {
+    // OAuth discovery (RFC 9728) finds nothing here: 404, so a client stops looking for an
+    // authorization server and shows the 401's hint instead of a registration error.
+    if (new URL(request.url).pathname.startsWith("/.well-known/")) {
+      return new Response("not found: this server takes a bearer token, not OAuth\n", {
+        status: 404,
+      });
     }
+    const response = refusal(401, UNAUTHORIZED_MESSAGE);
+    response.headers.set("www-authenticate", bearerChallenge(request.headers.has("authorization")));
+    return response;
   }
   return null;
 }

@@ -55,6 +55,18 @@ export function formatLine(line: ReadLine): string {
 }
 
 /**
+ * The bytes {@linkcode formatLine} renders for a line, with its line break: what a read
+ * window's byte cap counts.
+ *
+ * @param number The line number.
+ * @param textBytes The UTF-8 length of the line's (truncated) text.
+ * @returns The length of `<number>: <text>\n` in bytes.
+ */
+export function lineCost(number: number, textBytes: number): number {
+  return String(number).length + 3 + textBytes;
+}
+
+/**
  * The footer of a read window.
  *
  * @param end How the window ended.

@@ -41,6 +41,11 @@ export interface WindowRequest {
    * `long`: the line is known to be longer than `max`.
    */
   truncate: (text: string, max: number, long?: boolean) => string;
+  /**
+   * The bytes a line renders to with its line break, from its number and its text's UTF-8
+   * length (`lineCost` of `render/`, beside the line's format).
+   */
+  cost: (number: number, textBytes: number) => number;
   /** The sparse index of this file version; the scan reads and extends it. */
   index?: LineIndex;
   signal?: AbortSignal;
@@ -156,7 +161,8 @@ export async function scanWindow(
   source: ChunkSource,
   request: WindowRequest,
 ): Promise<WindowResult> {
-  const { offset, limit, maxBytes, maxLineLength, truncate, index, signal } = request;
+  const { offset, limit, maxBytes, maxLineLength, truncate, cost: lineCost, index, signal } =
+    request;
   const from = startPoint(index, offset);
   const lines: ReadLine[] = [];
   const line = new LineBuffer(4 * maxLineLength + 8);
@@ -176,7 +182,7 @@ export async function scanWindow(
     const number = newlines + 1;
     const text = truncate(line.text(atLineFeed, number === 1), maxLineLength, line.truncated);
     const entry = { number, text };
-    const cost = String(number).length + 3 + utf8Length(text); // `<number>: <text>\n`
+    const cost = lineCost(number, utf8Length(text));
     line.reset();
     if (lines.length > 0 && usedBytes + cost > maxBytes) {
       capped = true;
@@ -226,7 +232,7 @@ export async function scanWindow(
             const number = newlines + 1;
             if (number === 1 && text.charCodeAt(0) === 0xfeff) text = text.slice(1); // BOM
             text = truncate(text, maxLineLength);
-            const cost = String(number).length + 3 + (ascii ? text.length : utf8Length(text));
+            const cost = lineCost(number, ascii ? text.length : utf8Length(text));
             if (lines.length > 0 && usedBytes + cost > maxBytes) return { lines, capped: true };
             usedBytes += cost;
             lines.push({ number, text });

@@ -8,7 +8,7 @@ import {
   noMatchMessage,
   renderEditSnippet,
 } from "../render/hints.ts";
-import { truncateLine } from "../render/read_render.ts";
+import { lineCost, truncateLine } from "../render/read_render.ts";
 import { hasLinePrefixes } from "../text/line_prefixes.ts";
 import { findLoose } from "../text/loose_match.ts";
 import { lineRange, linesOf } from "../text/match_lines.ts";
@@ -76,6 +76,7 @@ export async function withSnippet(
     maxBytes: env.config.readMaxBytes,
     maxLineLength: env.config.readMaxLineLength,
     truncate: truncateLine,
+    cost: lineCost,
     signal: env.signal,
   });
   return renderEditSnippet(success, window.lines, plan.positions.length - 1);

@@ -17,7 +17,7 @@ import {
   renderImage,
   textlessDocumentMessage,
 } from "../render/media_render.ts";
-import { truncateLine } from "../render/read_render.ts";
+import { lineCost, truncateLine } from "../render/read_render.ts";
 import { imageDimensions, type MediaKind } from "../text/media_sniff.ts";
 import { type ChunkSource, type LineIndex, newLineIndex, scanWindow } from "../text/read_window.ts";
 import type { ReadValue } from "../types.ts";
@@ -152,6 +152,7 @@ async function documentRead(
       maxBytes: env.config.readMaxBytes,
       maxLineLength: env.config.readMaxLineLength,
       truncate: truncateLine,
+      cost: lineCost,
       index,
       signal: env.signal,
     });

@@ -1,5 +1,6 @@
 // The traversal of the search tools (CONTRACT C9.2) over any provider: `listDir` and
-// `readText` only, or the provider's optional `walkFiles` when it has one. Private to src/tools.
+// `readText`, or the provider's optional `searchListDir` and `searchChunks` fast paths when it
+// has them. Private to src/tools.
 
 import { dirname, join, relative, sep } from "node:path";
 import { setImmediate } from "node:timers";

@@ -13,7 +13,7 @@ import {
   VALIDATION_MESSAGES,
 } from "../render/errors.ts";
 import { readDirectoryMessage } from "../render/hints.ts";
-import { renderRead, truncateLine } from "../render/read_render.ts";
+import { lineCost, renderRead, truncateLine } from "../render/read_render.ts";
 import { displayPath } from "../provider/roots.ts";
 import { countNewlines } from "../text/newlines.ts";
 import { invalid, isPositiveInteger, optional, requirePath } from "./_args.ts";
@@ -77,6 +77,7 @@ async function run(
     maxBytes: config.readMaxBytes,
     maxLineLength: config.readMaxLineLength,
     truncate: truncateLine,
+    cost: lineCost,
     signal,
   };
   const shown = displayPath(env.cwd, target.path);

@@ -16,6 +16,7 @@ import {
 } from "../policy/read_before_write.ts";
 import type { FsProvider, FsRootInfo, FsTarget } from "../provider/fs_provider.ts";
 import { displayPath, findRoot } from "../provider/roots.ts";
+import { toFsError } from "../provider/to_fs_error.ts";
 import {
   IO_DETAILS,
   renderFailure,
@@ -225,7 +226,7 @@ export function createFsTools(options: CreateFsToolsOptions): FsTools {
         : { content, isError: false, value };
     } catch (error) {
       // The one place a failure becomes text.
-      const e = error instanceof FsError ? error : toFsErrorSafe(error, call.signal);
+      const e = toFsError(error, call.signal);
       // A path too long to exist is shown as given (clipped by the renderer): resolving millions
       // of components takes seconds (issue 19).
       const target = call.given.length >= PATH_MAX ? call.given : resolve(call.here, call.given);
@@ -373,21 +374,4 @@ function checkArguments(args: unknown, definition: FsToolDefinition): Record<str
     }
   }
   return args as Record<string, unknown>;
-}
-
-function toFsErrorSafe(error: unknown, signal?: AbortSignal): FsError {
-  if (signal?.aborted || (error instanceof DOMException && error.name === "AbortError")) {
-    return new FsError("FS_ABORTED", { cause: error });
-  }
-  return new FsError("FS_IO_ERROR", { detail: describe(error), cause: error });
-}
-
-/** A thrown value's message, whatever was thrown (even an object `String` cannot convert). */
-function describe(error: unknown): string {
-  try {
-    const text: unknown = error instanceof Error ? error.message : String(error);
-    return typeof text === "string" && text !== "" ? text : String(text || IO_DETAILS.unknown);
-  } catch {
-    return IO_DETAILS.unknown;
-  }
 }

@@ -79,7 +79,7 @@ async function violations(): Promise<string[]> {
   return out.sort();
 }
 
-Deno.test("layers: src/ imports point one way: types → text → render → present → provider → policy → tools → testing → cli", async () => {
+Deno.test("layers: src/ imports point one way: types → text → render → present → provider → policy → tools → testing → cli → mcp", async () => {
   assert.deepEqual(await violations(), []);
 });
 
@@ -115,6 +115,30 @@ async function oversized(max: number): Promise<string[]> {
 
 Deno.test("layers: no file in src/ is over 400 lines (one concern per file)", async () => {
   assert.deepEqual(await oversized(400), []);
+});
+
+/** The root entry points (deno.json's exports) the 400-line rule covers besides src/. */
+const ENTRIES = [
+  "mod.ts",
+  "mcp.ts",
+  "cli.ts",
+  "formats.ts",
+  "acp.ts",
+  "provider.ts",
+  "memory.ts",
+  "testing.ts",
+];
+
+Deno.test("layers: no root entry file or adapter is over 400 lines (issue 20)", async () => {
+  const root = fileURLToPath(new URL("../../", import.meta.url));
+  const files = ENTRIES.map((name) => join(root, name));
+  for await (const file of sourceFiles(join(root, "adapters"))) files.push(file);
+  const out: string[] = [];
+  for (const file of files) {
+    const lines = (await Deno.readTextFile(file)).split("\n").length - 1;
+    if (lines > 400) out.push(`${relative(root, file)}: ${lines} lines`);
+  }
+  assert.deepEqual(out.sort(), []);
 });
 
 /**

@@ -2,7 +2,13 @@
 
 import assert from "node:assert/strict";
 import fc from "fast-check";
-import { formatLine, readFooter, renderRead, truncateLine } from "../../src/render/read_render.ts";
+import {
+  formatLine,
+  lineCost,
+  readFooter,
+  renderRead,
+  truncateLine,
+} from "../../src/render/read_render.ts";
 
 const loneSurrogates = fc.array(
   fc.oneof(
@@ -90,5 +96,16 @@ Deno.test("read_render: renderRead lays out path, type, numbered lines, a blank 
   assert.equal(
     renderRead("e", [], { start: 1, end: 0, totalLines: 0, capped: false }),
     "<path>e</path>\n<type>file</type>\n<content>\n\n(End of file - total 0 lines)\n</content>",
+  );
+});
+
+Deno.test("lineCost is the UTF-8 length of formatLine's line with its line break", () => {
+  const encoder = new TextEncoder();
+  fc.assert(
+    fc.property(fc.integer({ min: 1, max: 1e9 }), fc.string({ unit: "grapheme" }), (n, text) => {
+      const bytes = encoder.encode(text).length;
+      const rendered = encoder.encode(`${formatLine({ number: n, text })}\n`).length;
+      assert.equal(lineCost(n, bytes), rendered);
+    }),
   );
 });

@@ -8,7 +8,7 @@ import { IO_DETAILS } from "../../render/errors.ts";
 import type { FsRootInfo, RootSpec } from "../fs_provider.ts";
 import { fdPathsAvailable, type OpenLocation, openLocation, pinnedLocation } from "./_fd_paths.ts";
 import { findRoot, parseRootSpec } from "../roots.ts";
-import { osMessage } from "./_errors.ts";
+import { errorDetail } from "../to_fs_error.ts";
 import {
   closeQuietly,
   type FileId,
@@ -194,7 +194,7 @@ function checkRoot(spec: RootSpec): FsRootInfo {
     if (error instanceof Deno.errors.NotFound) {
       throw new Error(`root "${given}" does not exist: create it or pass another directory`);
     }
-    throw new Error(`root "${given}" cannot be resolved: ${osMessage(error)}`);
+    throw new Error(`root "${given}" cannot be resolved: ${errorDetail(error)}`);
   }
   if (!Deno.statSync(real).isDirectory) {
     throw new Error(`root "${given}" is not a directory: ${real}`);

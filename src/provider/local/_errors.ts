@@ -1,19 +1,8 @@
 // From thrown values to contract errors (CONTRACT C7.1). Private to src/provider/local.
 
 import { FsError } from "../../fs_error.ts";
-import { IO_DETAILS } from "../../render/errors.ts";
+import { isAbort, toFsError } from "../to_fs_error.ts";
 import { isMissing } from "./_stat.ts";
-
-export function osMessage(error: unknown): string {
-  let text: string;
-  try {
-    text = String(error instanceof Error ? error.message : error);
-  } catch {
-    text = IO_DETAILS.unknown; // an object that cannot be made a string
-  }
-  // Deno appends ": <syscall> '<path>'"; the path is the tool's to show, not the OS's.
-  return text.replace(/(\(os error \d+\)).*$/s, "$1");
-}
 
 /**
  * Deno's error class for the `code` of a `node:fs` error (the temporary file's calls). Looked
@@ -57,23 +46,22 @@ export async function guard<T>(task: () => Promise<T>, signal?: AbortSignal): Pr
     signal?.throwIfAborted();
     return await task();
   } catch (error) {
-    throw toFsError(error, signal);
+    throw localFsError(error, signal);
   }
 }
 
 /**
- * Maps a thrown value to an `FsError`: aborts, Deno's error classes, anything else as I/O.
+ * Maps a thrown value to an `FsError`: Deno's error classes (and `node:fs` codes) to their
+ * contract codes, anything else through the one `toFsError`.
  *
  * @param error What was thrown.
  * @param signal The call's signal, to recognize an abort.
  * @returns The equivalent `FsError`.
  */
-export function toFsError(error: unknown, signal?: AbortSignal): FsError {
+function localFsError(error: unknown, signal?: AbortSignal): FsError {
   if (error instanceof FsError) return error;
   error = fromNodeError(error);
-  if (signal?.aborted || (error instanceof DOMException && error.name === "AbortError")) {
-    return new FsError("FS_ABORTED", { cause: error });
-  }
+  if (isAbort(error, signal)) return toFsError(error, signal);
   if (isMissing(error)) {
     return new FsError("FS_NOT_FOUND", { cause: error });
   }
@@ -83,5 +71,5 @@ export function toFsError(error: unknown, signal?: AbortSignal): FsError {
   if (error instanceof Deno.errors.IsADirectory) {
     return new FsError("FS_NOT_REGULAR_FILE", { cause: error });
   }
-  return new FsError("FS_IO_ERROR", { detail: osMessage(error), cause: error });
+  return toFsError(error, signal);
 }

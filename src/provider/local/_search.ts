@@ -1,6 +1,6 @@
 // The fast paths of `LocalFileSystem` for the search tools (CONTRACT C9.2, C11): a synchronous
 // directory listing and a synchronous chunked read, each checked to lie inside a root by the
-// identity of what was read. Private to src/provider.
+// identity of what was read. Private to src/provider/local.
 //
 // `listDir` pins every directory through /proc/self/fd, which costs about a millisecond a
 // directory (asynchronously); a search lists thousands. Here everything is synchronous. Where

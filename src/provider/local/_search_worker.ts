@@ -1,6 +1,6 @@
 // The search prefilter on a second thread (CONTRACT C11): which files surely lack one of a
 // pattern's literals, told by a worker that opens and reads them while the calling thread walks
-// and searches the rest. Private to src/provider.
+// and searches the rest. Private to src/provider/local.
 //
 // A file is opened by its real path (`O_NOFOLLOW`, so its last name is never followed), but a
 // directory on the way may have been swapped for a link to outside the roots. A file is marked 0

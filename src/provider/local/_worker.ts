@@ -1,6 +1,6 @@
 // Worker threads started from source text, for work that would block the event loop or that a
 // second core does while the first goes on: big directory listings (`_read_dir.ts`) and the
-// search prefilter (`_search_worker.ts`). Private to src/provider.
+// search prefilter (`_search_worker.ts`). Private to src/provider/local.
 //
 // Each source gets one worker per process, started on first need, kept for later calls and
 // never keeping the process alive when idle. The source defines `handle(request)`, which

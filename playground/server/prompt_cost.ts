@@ -6,14 +6,14 @@
  * @module
  */
 
-import type { FsToolDefinition } from "../types.ts";
+import type { FsToolDefinition } from "../../src/types.ts";
 import {
   systemPrompt,
   toAnthropicTools,
   toMcpTools,
   toOpenAIResponsesTools,
   toOpenAITools,
-} from "./formats.ts";
+} from "../../src/present/formats.ts";
 
 /** The wire formats a request can carry the tools in. */
 export type WireFormat = "openai-chat" | "openai-responses-strict" | "anthropic" | "mcp";
