@@ -68,3 +68,35 @@ export const CHROMIUM_OPTIONS = {
   ],
   viewport: { width: 1440, height: 900 },
 };
+
+/** A playground server and a headless Chromium on it, both closed by `await using`. */
+export interface PlaygroundBrowser extends AsyncDisposable {
+  /** The server, started by {@linkcode startServer}. */
+  server: StartedPlayground & { url: string };
+  /** Chromium's persistent context, with a 90 s default timeout. */
+  browser: import("playwright-core").BrowserContext;
+}
+
+/**
+ * Starts the playground and a headless Chromium (a fresh profile) for one browser test.
+ *
+ * @param extra Extra arguments for the server.
+ * @returns Both, closed together (the profile removed) when disposed.
+ */
+export async function openPlaygroundBrowser(extra: string[] = []): Promise<PlaygroundBrowser> {
+  const { chromium } = await import("playwright-core");
+  const server = await startServer(extra);
+  const profile = await Deno.makeTempDir({ prefix: "toolfs-chromium-" });
+  const browser = await chromium.launchPersistentContext(profile, CHROMIUM_OPTIONS);
+  // A loaded machine (two cores, several test runs) can take long to load a vocabulary.
+  browser.setDefaultTimeout(90_000);
+  return {
+    server,
+    browser,
+    async [Symbol.asyncDispose]() {
+      await browser.close();
+      await server.stop();
+      await Deno.remove(profile, { recursive: true }).catch(() => {});
+    },
+  };
+}

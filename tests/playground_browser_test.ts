@@ -10,7 +10,7 @@ import { join } from "node:path";
 import { createFsTools, LocalFileSystem, systemPrompt } from "../mod.ts";
 import { toAnthropicTools, toOpenAITools } from "../formats.ts";
 import { FIXTURES_DIR } from "../playground/server/workspace.ts";
-import { browserSkipReason, CHROMIUM_OPTIONS, OUTPUT, startServer } from "./_playground_browser.ts";
+import { browserSkipReason, openPlaygroundBrowser, OUTPUT } from "./_playground_browser.ts";
 
 const NAME =
   "C14.1 playground in Chromium: token adopted; read in A, list in B; line diff; tokenizers; system prompt; shared link re-runs both calls";
@@ -34,14 +34,10 @@ Deno.test({
   sanitizeOps: false,
   sanitizeResources: false,
   async fn() {
-    const { chromium } = await import("playwright-core");
-    const server = await startServer();
-    const profile = await Deno.makeTempDir({ prefix: "toolfs-chromium-" });
-    const browser = await chromium.launchPersistentContext(profile, CHROMIUM_OPTIONS);
+    await using opened = await openPlaygroundBrowser();
+    const { server, browser } = opened;
     const errors: string[] = [];
     try {
-      // A loaded machine (two cores, several test runs) can take long to load a vocabulary.
-      browser.setDefaultTimeout(90_000);
       const page = await browser.newPage();
       page.on("pageerror", (error) => errors.push(error.message));
       await Deno.mkdir(OUTPUT, { recursive: true });
@@ -197,10 +193,6 @@ Deno.test({
           .catch(() => {});
       }
       throw error;
-    } finally {
-      await browser.close();
-      await server.stop();
-      await Deno.remove(profile, { recursive: true }).catch(() => {});
     }
   },
 });

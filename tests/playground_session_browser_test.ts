@@ -7,7 +7,7 @@
 import { deepStrictEqual as assertEquals, ok as assert } from "node:assert/strict";
 import { join } from "node:path";
 import type { Page } from "playwright-core";
-import { browserSkipReason, CHROMIUM_OPTIONS, OUTPUT, startServer } from "./_playground_browser.ts";
+import { browserSkipReason, openPlaygroundBrowser, OUTPUT } from "./_playground_browser.ts";
 
 const skip = browserSkipReason();
 if (skip) console.warn(`%cskipping the playground session browser test: ${skip}`, "color: yellow");
@@ -32,13 +32,10 @@ Deno.test({
   sanitizeOps: false,
   sanitizeResources: false,
   async fn() {
-    const { chromium } = await import("playwright-core");
-    const server = await startServer();
-    const profile = await Deno.makeTempDir({ prefix: "toolfs-chromium-" });
-    const browser = await chromium.launchPersistentContext(profile, CHROMIUM_OPTIONS);
+    await using opened = await openPlaygroundBrowser();
+    const { server, browser } = opened;
     const errors: string[] = [];
     try {
-      browser.setDefaultTimeout(90_000);
       const origin = new URL(server.url).origin;
       await browser.grantPermissions(["clipboard-read", "clipboard-write"], { origin });
       const page = await browser.newPage();
@@ -165,10 +162,6 @@ Deno.test({
           .catch(() => {});
       }
       throw error;
-    } finally {
-      await browser.close();
-      await server.stop();
-      await Deno.remove(profile, { recursive: true }).catch(() => {});
     }
   },
 });
