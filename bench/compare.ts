@@ -549,7 +549,7 @@ async function searchRows(inputs: Inputs): Promise<void> {
     `glob "**/*.ts", ${facts}`,
     await pair(
       "glob **/*.ts",
-      () => tools.execute("glob", { pattern: "**/*.ts" }).then(expect('"**/*.ts")')),
+      () => tools.execute("glob", { pattern: "**/*.ts" }).then(expect('matching "**/*.ts"')),
       rg(["--files", "-g", "**/*.ts"]),
     ),
     "rg --files -g",
