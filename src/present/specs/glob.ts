@@ -8,7 +8,9 @@ import {
   COUNT,
   DIRECTORY_ARGUMENT,
   GLOBS,
+  inputObject,
   OFFSET,
+  outputObject,
   presentSearch,
   READ_ONLY,
   TEXT,
@@ -23,27 +25,19 @@ export const GLOB_SPEC: ToolSpec = {
   description: "Find files by path pattern.",
   guidance:
     "Use glob, not find, to find files by path: *.ts matches at any depth. Hidden and gitignored files are skipped.",
-  inputSchema: () => ({
-    type: "object",
-    properties: {
+  inputSchema: () =>
+    inputObject({
       pattern: { ...GLOBS, description: "e.g. src/**/*.ts or [*.ts, !*.test.ts]" },
       path: { ...DIRECTORY_ARGUMENT },
       sort: { type: "string", enum: [...GLOB_SORTS] },
       offset: { ...OFFSET },
-    },
-    required: ["pattern"],
-    additionalProperties: false,
-  }),
+    }, ["pattern"]),
   annotations: READ_ONLY,
-  outputSchema: {
-    type: "object",
-    properties: {
-      path: TEXT,
-      pattern: { type: ["string", "array"] },
-      files: { type: "array", items: TEXT },
-      total: COUNT,
-    },
-    required: ["path", "files", "total"],
-  },
+  outputSchema: outputObject({
+    path: TEXT,
+    pattern: { type: ["string", "array"] },
+    files: { type: "array", items: TEXT },
+    total: COUNT,
+  }, ["path", "files", "total"]),
   present: (a, cwd) => presentSearch("Glob", a, cwd),
 };

@@ -5,7 +5,17 @@
  * @module
  */
 
-import { COUNT, GLOBS, OFFSET, presentSearch, READ_ONLY, TEXT, type ToolSpec } from "./spec.ts";
+import {
+  COUNT,
+  GLOBS,
+  inputObject,
+  OFFSET,
+  outputObject,
+  presentSearch,
+  READ_ONLY,
+  TEXT,
+  type ToolSpec,
+} from "./spec.ts";
 
 /** The output modes of `grep`, the default first. */
 export const GREP_OUTPUT_MODES = Object.freeze(["content", "files_with_matches", "count"] as const);
@@ -21,9 +31,8 @@ export const GREP_SPEC: ToolSpec = {
   description: "Search file contents with a regular expression (RE2).",
   guidance:
     "Use grep, not shell grep or rg, to find where something is defined or used. Narrow with path or glob; files_with_matches or count for an overview. Hidden and gitignored files are skipped. Line numbers work as read offsets.",
-  inputSchema: () => ({
-    type: "object",
-    properties: {
+  inputSchema: () =>
+    inputObject({
       pattern: { type: "string" },
       path: { type: "string", description: "File or directory; default: workspace." },
       glob: { ...GLOBS, description: "File filter, e.g. *.ts or [*.ts, !*.test.ts]" },
@@ -31,28 +40,17 @@ export const GREP_SPEC: ToolSpec = {
       output_mode: { type: "string", enum: [...GREP_OUTPUT_MODES], default: GREP_OUTPUT_MODES[0] },
       context: { type: "integer", minimum: 0, maximum: GREP_MAX_CONTEXT, default: 0 },
       offset: { ...OFFSET },
-    },
-    required: ["pattern"],
-    additionalProperties: false,
-  }),
+    }, ["pattern"]),
   annotations: READ_ONLY,
-  outputSchema: {
-    type: "object",
-    properties: {
-      path: TEXT,
-      pattern: TEXT,
-      matches: {
-        type: "array",
-        items: {
-          type: "object",
-          properties: { path: TEXT, line: COUNT, text: TEXT },
-          required: ["path", "line", "text"],
-        },
-      },
-      totalMatches: COUNT,
-      totalFiles: COUNT,
+  outputSchema: outputObject({
+    path: TEXT,
+    pattern: TEXT,
+    matches: {
+      type: "array",
+      items: outputObject({ path: TEXT, line: COUNT, text: TEXT }, ["path", "line", "text"]),
     },
-    required: ["path", "pattern", "matches", "totalMatches", "totalFiles"],
-  },
+    totalMatches: COUNT,
+    totalFiles: COUNT,
+  }, ["path", "pattern", "matches", "totalMatches", "totalFiles"]),
   present: (a, cwd) => presentSearch("Grep", a, cwd),
 };

@@ -8,7 +8,9 @@ import {
   COUNT,
   DIRECTORY_ARGUMENT,
   given,
+  inputObject,
   locate,
+  outputObject,
   READ_ONLY,
   TEXT,
   type ToolSpec,
@@ -20,32 +22,22 @@ export const LIST_SPEC: ToolSpec = {
   description: "List the files and subdirectories of a directory.",
   guidance:
     "Use list, not ls, to see what a directory holds. Use glob or grep once you know the path pattern or the text. Make independent calls in parallel.",
-  inputSchema: () => ({
-    type: "object",
-    properties: { path: { ...DIRECTORY_ARGUMENT } },
-    required: [],
-    additionalProperties: false,
-  }),
+  inputSchema: () => inputObject({ path: { ...DIRECTORY_ARGUMENT } }, []),
   annotations: READ_ONLY,
-  outputSchema: {
-    type: "object",
-    properties: {
-      path: TEXT,
-      entries: {
-        type: "array",
-        items: {
-          type: "object",
-          properties: { name: TEXT, type: { enum: ["file", "directory", "other"] } },
-          required: ["name", "type"],
-        },
-      },
-      total: {
-        type: "object",
-        properties: { entries: COUNT, directories: COUNT, files: COUNT, other: COUNT },
-      },
+  outputSchema: outputObject({
+    path: TEXT,
+    entries: {
+      type: "array",
+      items: outputObject({ name: TEXT, type: { enum: ["file", "directory", "other"] } }, [
+        "name",
+        "type",
+      ]),
     },
-    required: ["path", "entries"],
-  },
+    total: {
+      type: "object",
+      properties: { entries: COUNT, directories: COUNT, files: COUNT, other: COUNT },
+    },
+  }, ["path", "entries"]),
   present(a, cwd) {
     const path = given(a.path) ? a.path : ".";
     return withLocations({ title: `List ${path}`, kind: "search" }, locate(cwd, { path }));

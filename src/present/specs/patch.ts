@@ -5,7 +5,16 @@
  */
 
 import { parsePatch } from "../../text/patch_parse.ts";
-import { locate, TEXT, type ToolCallPresentation, type ToolSpec, withLocations } from "./spec.ts";
+import {
+  changing,
+  inputObject,
+  locate,
+  outputObject,
+  TEXT,
+  type ToolCallPresentation,
+  type ToolSpec,
+  withLocations,
+} from "./spec.ts";
 
 /** `patch`: add, update, move and delete files in one all-or-nothing V4A patch. */
 export const PATCH_SPEC: ToolSpec = {
@@ -13,38 +22,21 @@ export const PATCH_SPEC: ToolSpec = {
     "Apply a V4A patch (*** Begin Patch … *** End Patch) that adds, updates, moves or deletes files, all or nothing.",
   guidance:
     'Use patch for changes across several files at once (a rename, say): one call, and nothing changes unless every hunk applies. Format: "*** Begin Patch", then per file "*** Add File: <path>" with "+" lines, "*** Delete File: <path>", or "*** Update File: <path>" (optionally "*** Move to: <path>") with hunks that start with "@@" (or "@@ <a line above the change>") made of " " context, "-" removed and "+" added lines, then "*** End Patch". Give 3 lines of context around each change. Files you update or delete must have been read (a grep content view counts) and be unchanged since.',
-  inputSchema: () => ({
-    type: "object",
-    properties: {
+  inputSchema: () =>
+    inputObject({
       patch: { type: "string", description: "The whole patch, *** Begin Patch to *** End Patch." },
+    }, ["patch"]),
+  annotations: changing({ destructive: true, idempotent: false }),
+  outputSchema: outputObject({
+    operations: {
+      type: "array",
+      items: outputObject({
+        kind: { enum: ["add", "update", "delete"] },
+        path: TEXT,
+        movedTo: TEXT,
+      }, ["kind", "path"]),
     },
-    required: ["patch"],
-    additionalProperties: false,
-  }),
-  annotations: {
-    readOnlyHint: false,
-    destructiveHint: true,
-    idempotentHint: false,
-    openWorldHint: false,
-  },
-  outputSchema: {
-    type: "object",
-    properties: {
-      operations: {
-        type: "array",
-        items: {
-          type: "object",
-          properties: {
-            kind: { enum: ["add", "update", "delete"] },
-            path: TEXT,
-            movedTo: TEXT,
-          },
-          required: ["kind", "path"],
-        },
-      },
-    },
-    required: ["operations"],
-  },
+  }, ["operations"]),
   present(a, cwd) {
     return presentPatch(typeof a.patch === "string" ? a.patch : "", cwd);
   },

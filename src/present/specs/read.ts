@@ -7,7 +7,9 @@
 import {
   COUNT,
   given,
+  inputObject,
   locate,
+  outputObject,
   PATH_ARGUMENT,
   READ_ONLY,
   TEXT,
@@ -21,39 +23,30 @@ export const READ_SPEC: ToolSpec = {
   description: "Read a text file as numbered lines.",
   guidance:
     "Use read, not cat, head or tail, for text files. Lines come numbered; when the footer says more remain, continue with the offset it gives, or use offset and limit to jump within a large file.",
-  inputSchema: (config) => ({
-    type: "object",
-    properties: {
+  inputSchema: (config) =>
+    inputObject({
       file_path: { ...PATH_ARGUMENT },
       offset: { type: "integer", minimum: 1, description: "First line, 1-based." },
       limit: { type: "integer", minimum: 1, maximum: config.readLimit, default: config.readLimit },
-    },
-    required: ["file_path"],
-    additionalProperties: false,
-  }),
+    }, ["file_path"]),
   annotations: READ_ONLY,
-  outputSchema: {
-    type: "object",
-    properties: {
-      path: TEXT,
-      offset: { type: "integer", minimum: 1 },
-      lines: {
-        type: "array",
-        items: {
-          type: "object",
-          properties: { number: { type: "integer", minimum: 1 }, text: TEXT },
-          required: ["number", "text"],
-        },
-      },
-      totalLines: COUNT,
-      image: {
-        type: "object",
-        properties: { mimeType: TEXT, width: COUNT, height: COUNT, size: COUNT },
-      },
-      document: { type: "object", properties: { pages: COUNT } },
+  outputSchema: outputObject({
+    path: TEXT,
+    offset: { type: "integer", minimum: 1 },
+    lines: {
+      type: "array",
+      items: outputObject({ number: { type: "integer", minimum: 1 }, text: TEXT }, [
+        "number",
+        "text",
+      ]),
     },
-    required: ["path", "offset", "lines"],
-  },
+    totalLines: COUNT,
+    image: {
+      type: "object",
+      properties: { mimeType: TEXT, width: COUNT, height: COUNT, size: COUNT },
+    },
+    document: { type: "object", properties: { pages: COUNT } },
+  }, ["path", "offset", "lines"]),
   present(a, cwd) {
     const filePath = given(a.file_path) ? a.file_path : "";
     const rawInput: Record<string, unknown> = {};

@@ -102,6 +102,70 @@ export const READ_ONLY: Readonly<McpToolAnnotations> = Object.freeze({
   openWorldHint: false,
 });
 
+/**
+ * An input schema: `properties`, `required`, no other argument.
+ *
+ * @param properties The arguments, snake_case.
+ * @param required The required ones.
+ * @returns The schema.
+ */
+export function inputObject(
+  properties: ToolInputSchema["properties"],
+  required: string[] = [],
+): ToolInputSchema {
+  return { type: "object", properties, required, additionalProperties: false };
+}
+
+/**
+ * An output schema: `properties` and the `required` ones, other fields allowed (loose, C6).
+ *
+ * @param properties The fields.
+ * @param required The required ones.
+ * @returns The schema.
+ */
+export function outputObject(
+  properties: Record<string, unknown>,
+  required: string[],
+): OutputSchema {
+  return { type: "object", properties, required };
+}
+
+/**
+ * The annotations of a tool that changes files.
+ *
+ * @param hints Whether it may destroy data, and whether repeating a call changes nothing more.
+ * @returns The annotations.
+ */
+export function changing(
+  hints: { destructive: boolean; idempotent: boolean },
+): Readonly<McpToolAnnotations> {
+  return Object.freeze({
+    readOnlyHint: false,
+    destructiveHint: hints.destructive,
+    idempotentHint: hints.idempotent,
+    openWorldHint: false,
+  });
+}
+
+/**
+ * A one-file call's presentation (C8): `<Verb> <path>`, the path as location.
+ *
+ * @param verb The title's verb.
+ * @param path The path argument as given (anything).
+ * @param cwd The absolute session directory.
+ * @param fields The kind, and the rawInput worth showing.
+ * @returns The presentation.
+ */
+export function presentFile(
+  verb: string,
+  path: unknown,
+  cwd: string,
+  fields: Pick<ToolCallPresentation, "kind" | "rawInput">,
+): ToolCallPresentation {
+  const given_ = given(path) ? path : "";
+  return withLocations({ title: titled(verb, given_), ...fields }, locate(cwd, { path: given_ }));
+}
+
 const CLIP = 80;
 
 /**
