@@ -6,79 +6,77 @@ import {
   strictEqual as assertStrictEquals,
 } from "node:assert/strict";
 import { join } from "node:path";
-import { toolsAt, withSandbox } from "../_helpers.ts";
+import { sandbox } from "../_sandbox.ts";
 import { withTools } from "./_shared.ts";
 
 Deno.test("C8 presentCall titles, kinds, rawInput and absolute locations", async () => {
-  await withSandbox({}, ({ root }) => {
-    const tools = toolsAt(root);
-    assert.deepEqual(tools.presentCall("list", {}), {
-      title: "List .",
-      kind: "search",
-      locations: [{ path: root }],
-    });
-    assert.deepEqual(tools.presentCall("list", { path: "src" }, { cwd: "pkg" }), {
-      title: "List src",
-      kind: "search",
-      locations: [{ path: join(root, "pkg/src") }],
-    });
-    assert.deepEqual(tools.presentCall("read", { file_path: "a/../b.ts" }), {
-      title: "Read a/../b.ts",
-      kind: "read",
-      rawInput: {},
-      locations: [{ path: join(root, "b.ts"), line: 1 }],
-    });
-    assert.deepEqual(tools.presentCall("read", { file_path: "b.ts", offset: 40, limit: 10 }), {
-      title: "Read b.ts",
-      kind: "read",
-      rawInput: { offset: 40, limit: 10 },
-      locations: [{ path: join(root, "b.ts"), line: 40 }],
-    });
-    assert.deepEqual(tools.presentCall("read", { file_path: "b.ts", limit: 10, offset: null }), {
-      title: "Read b.ts",
-      kind: "read",
-      rawInput: { limit: 10 },
-      locations: [{ path: join(root, "b.ts"), line: 1 }],
-    });
-    assert.deepEqual(
-      tools.presentCall("write", { file_path: "/abs/c.ts", content: "x".repeat(500) }),
-      {
-        title: "Write /abs/c.ts",
-        kind: "edit",
-        locations: [{ path: "/abs/c.ts" }],
-      },
-    );
-    assert.deepEqual(
-      tools.presentCall("edit", { file_path: "c.ts", old_string: "a", new_string: "b" }),
-      {
-        title: "Edit c.ts",
-        kind: "edit",
-        rawInput: { old_string: "a", new_string: "b" },
-        locations: [{ path: join(root, "c.ts") }],
-      },
-    );
-    assert.deepEqual(tools.presentCall("rm", { file_path: "c.ts" }), {
-      title: "rm",
-      kind: "other",
-    });
-    return Promise.resolve();
+  await using box = await sandbox("local");
+  const { root, tools } = box;
+  assert.deepEqual(tools.presentCall("list", {}), {
+    title: "List .",
+    kind: "search",
+    locations: [{ path: root }],
   });
+  assert.deepEqual(tools.presentCall("list", { path: "src" }, { cwd: "pkg" }), {
+    title: "List src",
+    kind: "search",
+    locations: [{ path: join(root, "pkg/src") }],
+  });
+  assert.deepEqual(tools.presentCall("read", { file_path: "a/../b.ts" }), {
+    title: "Read a/../b.ts",
+    kind: "read",
+    rawInput: {},
+    locations: [{ path: join(root, "b.ts"), line: 1 }],
+  });
+  assert.deepEqual(tools.presentCall("read", { file_path: "b.ts", offset: 40, limit: 10 }), {
+    title: "Read b.ts",
+    kind: "read",
+    rawInput: { offset: 40, limit: 10 },
+    locations: [{ path: join(root, "b.ts"), line: 40 }],
+  });
+  assert.deepEqual(tools.presentCall("read", { file_path: "b.ts", limit: 10, offset: null }), {
+    title: "Read b.ts",
+    kind: "read",
+    rawInput: { limit: 10 },
+    locations: [{ path: join(root, "b.ts"), line: 1 }],
+  });
+  assert.deepEqual(
+    tools.presentCall("write", { file_path: "/abs/c.ts", content: "x".repeat(500) }),
+    {
+      title: "Write /abs/c.ts",
+      kind: "edit",
+      locations: [{ path: "/abs/c.ts" }],
+    },
+  );
+  assert.deepEqual(
+    tools.presentCall("edit", { file_path: "c.ts", old_string: "a", new_string: "b" }),
+    {
+      title: "Edit c.ts",
+      kind: "edit",
+      rawInput: { old_string: "a", new_string: "b" },
+      locations: [{ path: join(root, "c.ts") }],
+    },
+  );
+  assert.deepEqual(tools.presentCall("rm", { file_path: "c.ts" }), {
+    title: "rm",
+    kind: "other",
+  });
+  return Promise.resolve();
 });
 
 Deno.test("C8 edit rawInput clips each string to 80 code points ending in '…'", async () => {
-  await withSandbox({}, ({ root }) => {
-    const tools = toolsAt(root);
-    const clipOf = (text: string) =>
-      (tools.presentCall("edit", { file_path: "x", old_string: text, new_string: "" }).rawInput as {
-        old_string: string;
-      }).old_string;
-    assert.equal(clipOf("a".repeat(80)), "a".repeat(80));
-    assert.equal(clipOf("a".repeat(81)), "a".repeat(79) + "…");
-    assert.equal(clipOf("😀".repeat(80)), "😀".repeat(80));
-    assert.equal(clipOf("😀".repeat(81)), "😀".repeat(79) + "…");
-    assert.equal(Array.from(clipOf("😀".repeat(500))).length, 80);
-    return Promise.resolve();
-  });
+  await using box = await sandbox("local");
+  const { tools } = box;
+  const clipOf = (text: string) =>
+    (tools.presentCall("edit", { file_path: "x", old_string: text, new_string: "" }).rawInput as {
+      old_string: string;
+    }).old_string;
+  assert.equal(clipOf("a".repeat(80)), "a".repeat(80));
+  assert.equal(clipOf("a".repeat(81)), "a".repeat(79) + "…");
+  assert.equal(clipOf("😀".repeat(80)), "😀".repeat(80));
+  assert.equal(clipOf("😀".repeat(81)), "😀".repeat(79) + "…");
+  assert.equal(Array.from(clipOf("😀".repeat(500))).length, 80);
+  return Promise.resolve();
 });
 
 Deno.test("presentCall: list is a search titled with its path, located at the directory (C8)", async () => {
