@@ -10,16 +10,7 @@ import {
   type FsToolEventDetail,
   LocalFileSystem,
 } from "../../mod.ts";
-import {
-  failed,
-  listText,
-  needsRun,
-  ok,
-  put,
-  readText,
-  tempFiles,
-  writeText,
-} from "../_helpers.ts";
+import { failed, listText, needsRun, ok, readText, tempFiles, writeText } from "../_helpers.ts";
 import { sandbox } from "../_sandbox.ts";
 import { RecordingFs } from "../_recording_fs.ts";
 
@@ -53,7 +44,7 @@ Deno.test("C1.1 a root with write: false can be read but not written", async () 
 Deno.test("C1.1 roots are resolved to real paths once, at construction", async () => {
   await using box = await sandbox("local", { "a.txt": "in root\n" });
   const { base: dir, root } = box;
-  await put(dir, { "other/a.txt": "in other\n" });
+  await box.write("../other/a.txt", "in other\n");
   const link = join(dir, "link");
   await Deno.symlink(root, link);
   const fs = new LocalFileSystem({ roots: [link, relative(Deno.cwd(), join(dir, "other"))] });
@@ -158,7 +149,7 @@ Deno.test("C1.2 a cwd outside every root is a constructor error", async () => {
 Deno.test("C1.2 a ctx.cwd outside every root fails the call with FS_OUTSIDE_ROOT", async () => {
   await using box = await sandbox("local", { "a.txt": "a" });
   const { base: dir } = box;
-  await put(dir, { "a.txt": "outside" });
+  await box.write("../a.txt", "outside");
   const { tools } = box;
   for (const cwd of [dir, "..", "/"]) {
     assert.deepEqual(failed(await tools.execute("read", { file_path: "a.txt" }, { cwd })), [
