@@ -1,14 +1,18 @@
-// One fixture helper for every provider: a file tree on LocalFileSystem (a temporary directory)
-// or MemoryFileSystem, with tools over it and host-side access that bypasses the tools.
+// The one fixture helper of the test suite: a file tree on LocalFileSystem (a temporary
+// directory) or MemoryFileSystem, with tools over it and host-side access that bypasses the tools.
 //
 //   await using box = await sandbox("memory", { "a.txt": "one\n", "docs/": "" });
 //   const result = await box.run("read", { file_path: "a.txt" });
-//   box.text("a.txt");                 // "one\n" (host view, sync-free: see `read`)
+//   await box.read("a.txt");           // "one\n" (the host's view)
+//   const { root, tools } = box;       // the first root and tools over it
+//   box.toolsWith({ policy: false });  // more tools, fresh session, same provider
 //
 //   forEachProvider("C4.1: list shows …", { "a.txt": "" }, async (box) => { … });
 //
 // Paths given to the helper (file keys, `write`, `read`) are relative to the first root; `../x`
-// lies beside it (outside every root), which is how outside-root files are placed.
+// lies beside it (outside every root), which is how outside-root files are placed. The
+// adversarial suites' `adversarialSandbox()` (tests/adversarial/_harness.ts) is a "local" sandbox
+// with secrets placed around the root; other helpers build on `sandbox` too, never beside it.
 
 import { posix } from "node:path";
 import {
@@ -124,7 +128,13 @@ export async function sandbox(
     const roots = fixture.fs.roots.map(({ path, writable }) => ({ path, write: writable }));
     return new LocalFileSystem({ roots, chunkSize, ...more });
   };
-  const fs = fsOptions === undefined ? fixture.fs : provider(fsOptions);
+  let fs = fixture.fs;
+  try {
+    if (fsOptions !== undefined) fs = provider(fsOptions);
+  } catch (error) {
+    await fixture.cleanup();
+    throw error;
+  }
   const tools = createFsTools({ fs, ...toolOptions });
   const bytes = (path: string) => fixture.read(inBase(path));
   return {
