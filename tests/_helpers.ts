@@ -1,78 +1,12 @@
-// Shared fixtures of the test suite: temp roots, a tools factory, permission checks.
+// Shared utilities of the test suite: result checks, permission checks, FIFOs, temporary-file
+// listing and the contract's result layouts. Fixtures (a file tree with tools over it) come from
+// `tests/_sandbox.ts`'s `sandbox`.
 
 import { join } from "node:path";
-import {
-  createFsTools,
-  type CreateFsToolsOptions,
-  type FsToolResult,
-  type FsTools,
-  LocalFileSystem,
-  type LocalFileSystemOptions,
-} from "../mod.ts";
+import type { FsToolResult } from "../mod.ts";
 
 export const encoder: TextEncoder = new TextEncoder();
 export const decoder: TextDecoder = new TextDecoder();
-
-/** A temp directory (real path) with a `root/` inside, removed by `cleanup`. */
-export interface Sandbox {
-  /** The temp directory, holding `root/` and anything placed beside it. */
-  dir: string;
-  /** `dir/root`, the first root. */
-  root: string;
-  /** Removes everything. */
-  cleanup(): Promise<void>;
-}
-
-/**
- * Makes a sandbox and writes `files` (relative to the root; a string or bytes each).
- * A name ending in `/` makes a directory.
- */
-export async function sandbox(
-  files: Record<string, string | Uint8Array> = {},
-): Promise<Sandbox> {
-  const dir = await Deno.realPath(await Deno.makeTempDir({ prefix: "toolfs_test_" }));
-  const root = join(dir, "root");
-  await Deno.mkdir(root);
-  await put(root, files);
-  return { dir, root, cleanup: () => Deno.remove(dir, { recursive: true }) };
-}
-
-/** Writes files below `base`; a name ending in `/` makes a directory. */
-export async function put(base: string, files: Record<string, string | Uint8Array>): Promise<void> {
-  for (const [name, content] of Object.entries(files)) {
-    const path = join(base, name);
-    if (name.endsWith("/")) {
-      await Deno.mkdir(path, { recursive: true });
-      continue;
-    }
-    await Deno.mkdir(join(path, ".."), { recursive: true });
-    if (typeof content === "string") await Deno.writeTextFile(path, content);
-    else await Deno.writeFile(path, content);
-  }
-}
-
-/** Runs `fn` with a sandbox and cleans it up afterwards, whatever happens. */
-export async function withSandbox(
-  files: Record<string, string | Uint8Array>,
-  fn: (box: Sandbox) => Promise<void>,
-): Promise<void> {
-  const box = await sandbox(files);
-  try {
-    await fn(box);
-  } finally {
-    await box.cleanup();
-  }
-}
-
-/** Tools over a `LocalFileSystem` rooted at `root`. */
-export function toolsAt(
-  root: string,
-  options: Omit<CreateFsToolsOptions, "fs"> = {},
-  fsOptions: Partial<LocalFileSystemOptions> = {},
-): FsTools {
-  const fs = new LocalFileSystem({ roots: [root], ...fsOptions });
-  return createFsTools({ fs, ...options });
-}
 
 /** The content of a result that must have succeeded (fails with the error text otherwise). */
 export function ok(result: FsToolResult): string {

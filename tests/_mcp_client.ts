@@ -9,6 +9,7 @@
 import { dirname, join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import type { Client } from "@modelcontextprotocol/sdk/client";
+import { sandbox } from "./_sandbox.ts";
 
 export const PROJECT = dirname(dirname(fileURLToPath(import.meta.url)));
 export const MISSING = (["run", "env", "net"] as const).filter((name) =>
@@ -199,43 +200,25 @@ export async function connectHttp(
   return wrap(client, setRoots, server.stderr);
 }
 
-/** A temporary directory with `root/` holding `files`, and `outside.txt` beside it. */
-export async function withDir(
-  files: Record<string, string>,
-  fn: (root: string, dir: string) => Promise<void>,
-): Promise<void> {
-  const dir = await Deno.realPath(await Deno.makeTempDir({ prefix: "toolfs_mcp_" }));
-  const root = join(dir, "root");
-  await Deno.mkdir(root);
-  await Deno.writeTextFile(join(dir, "outside.txt"), "secret\n");
-  for (const [name, content] of Object.entries(files)) {
-    await Deno.mkdir(dirname(join(root, name)), { recursive: true });
-    await Deno.writeTextFile(join(root, name), content);
-  }
-  try {
-    await fn(root, dir);
-  } finally {
-    await Deno.remove(dir, { recursive: true });
-  }
-}
-
-/** Like `withDir`, with a `connect(...args)` that starts `deno task mcp <root> ...args`. */
+/**
+ * A local {@linkcode sandbox} holding `files`, with a `connect(...args)` that starts
+ * `deno task mcp <root> ...args`; every connection is closed afterwards.
+ */
 export async function withServer(
   files: Record<string, string>,
   fn: (connect: (...extra: string[]) => Promise<Connection>, root: string) => Promise<void>,
 ): Promise<void> {
-  await withDir(files, async (root) => {
-    const open: Connection[] = [];
-    try {
-      await fn(async (...extra) => {
-        const connection = await connectStdio(["task", "--quiet", "mcp", root, ...extra]);
-        open.push(connection);
-        return connection;
-      }, root);
-    } finally {
-      for (const connection of open) await connection.close();
-    }
-  });
+  await using box = await sandbox("local", files);
+  const open: Connection[] = [];
+  try {
+    await fn(async (...extra) => {
+      const connection = await connectStdio(["task", "--quiet", "mcp", box.root, ...extra]);
+      open.push(connection);
+      return connection;
+    }, box.root);
+  } finally {
+    for (const connection of open) await connection.close();
+  }
 }
 
 /** Starts `mcp.ts <args> --http 127.0.0.1:0` with a known token and stops it afterwards. */

@@ -1,14 +1,18 @@
-// One fixture helper for every provider: a file tree on LocalFileSystem (a temporary directory)
-// or MemoryFileSystem, with tools over it and host-side access that bypasses the tools.
+// The one fixture helper of the test suite: a file tree on LocalFileSystem (a temporary
+// directory) or MemoryFileSystem, with tools over it and host-side access that bypasses the tools.
 //
 //   await using box = await sandbox("memory", { "a.txt": "one\n", "docs/": "" });
 //   const result = await box.run("read", { file_path: "a.txt" });
-//   box.text("a.txt");                 // "one\n" (host view, sync-free: see `read`)
+//   await box.read("a.txt");           // "one\n" (the host's view)
+//   const { root, tools } = box;       // the first root and tools over it
+//   box.toolsWith({ policy: false });  // more tools, fresh session, same provider
 //
 //   forEachProvider("C4.1: list shows …", { "a.txt": "" }, async (box) => { … });
 //
 // Paths given to the helper (file keys, `write`, `read`) are relative to the first root; `../x`
-// lies beside it (outside every root), which is how outside-root files are placed.
+// lies beside it (outside every root), which is how outside-root files are placed. The
+// adversarial suites' `adversarialSandbox()` (tests/adversarial/_harness.ts) is a "local" sandbox
+// with secrets placed around the root; other helpers build on `sandbox` too, never beside it.
 
 import { posix } from "node:path";
 import {
@@ -18,6 +22,8 @@ import {
   type FsProviderWithRoots,
   type FsToolResult,
   type FsTools,
+  LocalFileSystem,
+  type LocalFileSystemOptions,
 } from "../mod.ts";
 import {
   type FixtureRoot,
@@ -38,6 +44,9 @@ const FACTORIES: Record<ProviderKind, ProviderFactory> = {
   memory: memoryFixtures(),
 };
 
+/** Options of `LocalFileSystem` beside its roots (a "local" sandbox only). */
+export type LocalOptions = Partial<Omit<LocalFileSystemOptions, "roots">>;
+
 /** Options of {@linkcode sandbox}: `createFsTools` options, plus extra roots. */
 export interface SandboxOptions extends Omit<CreateFsToolsOptions, "fs"> {
   /**
@@ -49,6 +58,8 @@ export interface SandboxOptions extends Omit<CreateFsToolsOptions, "fs"> {
   readOnly?: boolean;
   /** Bytes per chunk of a streamed read (both providers take it). */
   chunkSize?: number;
+  /** More `LocalFileSystem` options (kind "local" only; a memory sandbox throws). */
+  fs?: LocalOptions;
 }
 
 /** A provider over a fixture tree, with tools. Dispose of it (`await using`) or `cleanup()`. */
@@ -67,8 +78,12 @@ export interface Sandbox extends AsyncDisposable {
   path(path: string): string;
   /** Runs a tool: `tools.execute`. */
   run(name: string, args: unknown, ctx?: FsCallContext): Promise<FsToolResult>;
-  /** Other tools over the same provider (another policy, config or cwd). */
-  toolsWith(options: Omit<CreateFsToolsOptions, "fs">): FsTools;
+  /**
+   * Other tools, with a fresh session, over the same provider (another policy, config or cwd);
+   * with `fs`, over a new `LocalFileSystem` on the same roots with those options (kind "local"
+   * only).
+   */
+  toolsWith(options?: Omit<CreateFsToolsOptions, "fs">, fs?: LocalOptions): FsTools;
   /** Creates or replaces a file as the host (no roots, no policy), making parents. */
   write(path: string, content: string | Uint8Array): Promise<void>;
   /** A file's text as the host sees it; `null` when missing. */
@@ -100,7 +115,7 @@ export async function sandbox(
   files: Record<string, string | Uint8Array> = {},
   options: SandboxOptions = {},
 ): Promise<Sandbox> {
-  const { roots = [], readOnly = false, chunkSize, ...toolOptions } = options;
+  const { roots = [], readOnly = false, chunkSize, fs: fsOptions, ...toolOptions } = options;
   const layout = {
     roots: [{ name: "root", write: !readOnly }, ...roots],
     chunkSize,
@@ -108,17 +123,33 @@ export async function sandbox(
   };
   const fixture: ProviderFixture = await FACTORIES[kind](layout);
   const root = `${fixture.base}/root`;
-  const tools = createFsTools({ fs: fixture.fs, ...toolOptions });
+  const provider = (more: LocalOptions): FsProviderWithRoots => {
+    if (kind !== "local") throw new Error(`LocalFileSystem options on a ${kind} sandbox`);
+    const roots = fixture.fs.roots.map(({ path, writable }) => ({ path, write: writable }));
+    return new LocalFileSystem({ roots, chunkSize, ...more });
+  };
+  let fs = fixture.fs;
+  try {
+    if (fsOptions !== undefined) fs = provider(fsOptions);
+  } catch (error) {
+    await fixture.cleanup();
+    throw error;
+  }
+  const tools = createFsTools({ fs, ...toolOptions });
   const bytes = (path: string) => fixture.read(inBase(path));
   return {
     kind,
-    fs: fixture.fs,
+    fs,
     tools,
     root,
     base: fixture.base,
     path: (path) => posix.resolve(root, path),
     run: (name, args, ctx) => tools.execute(name, args, ctx),
-    toolsWith: (more) => createFsTools({ fs: fixture.fs, ...more }),
+    toolsWith: (more = {}, fsMore) =>
+      createFsTools({
+        fs: fsMore === undefined ? fs : provider({ ...fsOptions, ...fsMore }),
+        ...more,
+      }),
     write: (path, content) => fixture.write(inBase(path), content),
     read: async (path) => {
       const found = await bytes(path);

@@ -6,7 +6,7 @@ import { deepStrictEqual as assertEquals } from "node:assert/strict";
 import type { Tool, ToolExecutionOptions, ToolSet } from "ai";
 import type { MockLanguageModelV4 } from "ai/test";
 import { createFsTools, type FsToolResult, LocalFileSystem } from "../mod.ts";
-import { withSandbox } from "./_helpers.ts";
+import { sandbox } from "./_sandbox.ts";
 
 // The `ai` package reads the host name as it loads (Deno: --allow-sys=hostname).
 const ignore = Deno.permissions.querySync({ name: "sys", kind: "hostname" }).state !== "granted";
@@ -69,142 +69,142 @@ Deno.test(
   "ai-sdk: the model gets exactly toolfs's text, errors as error-text (C7.1)",
   { ignore },
   async () => {
-    await withSandbox({ "a.txt": "hello\nworld\n" }, async ({ root }) => {
-      const tools = createFsTools({ fs: new LocalFileSystem({ roots: [root] }) });
-      const reference = createFsTools({ fs: new LocalFileSystem({ roots: [root] }) });
-      const calls: [string, unknown][] = [
-        ["read", { file_path: "a.txt", limit: 1 }],
-        ["read", { file_path: "a.txt", limit: "x" }],
-        ["list", { path: "missing" }],
-      ];
-      const model = scripted(calls);
-      const result = await generateText({
-        model,
-        tools: toAiSdkTools(tools, { session: {} }),
-        stopWhen: stepCountIs(3),
-        prompt: "read a.txt",
-      });
-      assertEquals(result.text, "done");
-      const expected = await Promise.all(
-        calls.map(([name, args]) => reference.execute(name, args)),
-      );
-      assertEquals(toolOutputs(model), {
-        call_0: { type: "text", value: expected[0].content },
-        // The SDK did not pre-empt toolfs's own argument check.
-        call_1: { type: "error-text", value: "Error: limit must be a positive integer" },
-        call_2: { type: "error-text", value: expected[2].content },
-      });
-      // The host still has the whole result: value and error code.
-      const results = result.steps[0].toolResults;
-      assertEquals(results.map((r) => (r.output as { isError: boolean }).isError), [
-        false,
-        true,
-        true,
-      ]);
+    await using box = await sandbox("local", { "a.txt": "hello\nworld\n" });
+    const { root } = box;
+    const tools = createFsTools({ fs: new LocalFileSystem({ roots: [root] }) });
+    const reference = createFsTools({ fs: new LocalFileSystem({ roots: [root] }) });
+    const calls: [string, unknown][] = [
+      ["read", { file_path: "a.txt", limit: 1 }],
+      ["read", { file_path: "a.txt", limit: "x" }],
+      ["list", { path: "missing" }],
+    ];
+    const model = scripted(calls);
+    const result = await generateText({
+      model,
+      tools: toAiSdkTools(tools, { session: {} }),
+      stopWhen: stepCountIs(3),
+      prompt: "read a.txt",
     });
+    assertEquals(result.text, "done");
+    const expected = await Promise.all(
+      calls.map(([name, args]) => reference.execute(name, args)),
+    );
+    assertEquals(toolOutputs(model), {
+      call_0: { type: "text", value: expected[0].content },
+      // The SDK did not pre-empt toolfs's own argument check.
+      call_1: { type: "error-text", value: "Error: limit must be a positive integer" },
+      call_2: { type: "error-text", value: expected[2].content },
+    });
+    // The host still has the whole result: value and error code.
+    const results = result.steps[0].toolResults;
+    assertEquals(results.map((r) => (r.output as { isError: boolean }).isError), [
+      false,
+      true,
+      true,
+    ]);
   },
 );
 
 Deno.test("ai-sdk: after an edit the model sees the one-line success, not the file twice", {
   ignore,
 }, async () => {
-  await withSandbox({ "a.txt": "hello\n" }, async ({ root }) => {
-    const tools = createFsTools({ fs: new LocalFileSystem({ roots: [root] }) });
-    const session = {};
-    await tools.execute("read", { file_path: "a.txt" }, { session });
-    const model = scripted([["edit", {
-      file_path: "a.txt",
-      old_string: "hello",
-      new_string: "bye",
-    }]]);
-    await generateText({
-      model,
-      tools: toAiSdkTools(tools, { session }),
-      stopWhen: stepCountIs(3),
-      prompt: "edit",
-    });
-    assertEquals(toolOutputs(model), {
-      call_0: { type: "text", value: "The file a.txt has been updated successfully." },
-    });
-    assertEquals(await Deno.readTextFile(`${root}/a.txt`), "bye\n");
+  await using box = await sandbox("local", { "a.txt": "hello\n" });
+  const { root } = box;
+  const tools = createFsTools({ fs: new LocalFileSystem({ roots: [root] }) });
+  const session = {};
+  await tools.execute("read", { file_path: "a.txt" }, { session });
+  const model = scripted([["edit", {
+    file_path: "a.txt",
+    old_string: "hello",
+    new_string: "bye",
+  }]]);
+  await generateText({
+    model,
+    tools: toAiSdkTools(tools, { session }),
+    stopWhen: stepCountIs(3),
+    prompt: "edit",
   });
+  assertEquals(toolOutputs(model), {
+    call_0: { type: "text", value: "The file a.txt has been updated successfully." },
+  });
+  assertEquals(await Deno.readTextFile(`${root}/a.txt`), "bye\n");
 });
 
 Deno.test("ai-sdk: the session option scopes read-before-write (C5.2) and the schemas are ours", {
   ignore,
 }, async () => {
-  await withSandbox({ "a.txt": "hello\n" }, async ({ root }) => {
-    const tools = createFsTools({ fs: new LocalFileSystem({ roots: [root] }) });
-    const model = scripted([["edit", {
-      file_path: "a.txt",
-      old_string: "hello",
-      new_string: "x",
-    }]]);
-    await tools.execute("read", { file_path: "a.txt" }, { session: {} }); // another session
-    await generateText({
-      model,
-      tools: toAiSdkTools(tools, { session: {} }),
-      stopWhen: stepCountIs(3),
-      prompt: "edit",
-    });
-    assertEquals(toolOutputs(model), {
-      call_0: { type: "error-text", value: 'Error: cannot edit "a.txt": read it first' },
-    });
-    const sent = model.doGenerateCalls[0].tools?.map((t) =>
-      t.type === "function" ? [t.name, t.inputSchema] : [t.type]
-    );
-    assertEquals(sent, tools.definitions.map((d) => [d.name, d.inputSchema]));
+  await using box = await sandbox("local", { "a.txt": "hello\n" });
+  const { root } = box;
+  const tools = createFsTools({ fs: new LocalFileSystem({ roots: [root] }) });
+  const model = scripted([["edit", {
+    file_path: "a.txt",
+    old_string: "hello",
+    new_string: "x",
+  }]]);
+  await tools.execute("read", { file_path: "a.txt" }, { session: {} }); // another session
+  await generateText({
+    model,
+    tools: toAiSdkTools(tools, { session: {} }),
+    stopWhen: stepCountIs(3),
+    prompt: "edit",
   });
+  assertEquals(toolOutputs(model), {
+    call_0: { type: "error-text", value: 'Error: cannot edit "a.txt": read it first' },
+  });
+  const sent = model.doGenerateCalls[0].tools?.map((t) =>
+    t.type === "function" ? [t.name, t.inputSchema] : [t.type]
+  );
+  assertEquals(sent, tools.definitions.map((d) => [d.name, d.inputSchema]));
 });
 
 Deno.test("ai-sdk: the call's abortSignal reaches the tool (C7.2)", { ignore }, async () => {
-  await withSandbox({ "a.txt": "hello\n" }, async ({ root }) => {
-    const tools = createFsTools({ fs: new LocalFileSystem({ roots: [root] }) });
-    const set = toAiSdkTools(tools);
-    const controller = new AbortController();
-    controller.abort();
-    // The options as the SDK passes them (its own type), and the tools as its own types.
-    const sdkOptions: ToolExecutionOptions<Record<string, never>> = {
-      toolCallId: "c",
-      messages: [],
-      abortSignal: controller.signal,
-      context: {},
-    };
-    const asSdk: { set: ToolSet; read: Tool } = { set, read: set.read };
-    const output: FsToolResult = await set.read.execute({ file_path: "a.txt" }, sdkOptions);
-    assertEquals(asSdk.read.description, tools.definitions[1].description);
-    assertEquals(output.content, 'Error: cannot read "a.txt": aborted');
-    assertEquals(output.error?.code, "FS_ABORTED");
-  });
+  await using box = await sandbox("local", { "a.txt": "hello\n" });
+  const { root } = box;
+  const tools = createFsTools({ fs: new LocalFileSystem({ roots: [root] }) });
+  const set = toAiSdkTools(tools);
+  const controller = new AbortController();
+  controller.abort();
+  // The options as the SDK passes them (its own type), and the tools as its own types.
+  const sdkOptions: ToolExecutionOptions<Record<string, never>> = {
+    toolCallId: "c",
+    messages: [],
+    abortSignal: controller.signal,
+    context: {},
+  };
+  const asSdk: { set: ToolSet; read: Tool } = { set, read: set.read };
+  const output: FsToolResult = await set.read.execute({ file_path: "a.txt" }, sdkOptions);
+  assertEquals(asSdk.read.description, tools.definitions[1].description);
+  assertEquals(output.content, 'Error: cannot read "a.txt": aborted');
+  assertEquals(output.error?.code, "FS_ABORTED");
 });
 
 Deno.test("ai-sdk: an image read reaches the model as content: the text, then the image (C17.3)", {
   ignore,
 }, async () => {
   const png = await Deno.readFile(new URL("./fixtures/media/red.png", import.meta.url));
-  await withSandbox({ "red.png": png }, async ({ root }) => {
-    const tools = createFsTools({ fs: new LocalFileSystem({ roots: [root] }) });
-    const expected = await tools.execute("read", { file_path: "red.png" });
-    const model = scripted([["read", { file_path: "red.png" }]]);
-    await generateText({
-      model,
-      tools: toAiSdkTools(tools, { session: {} }),
-      stopWhen: stepCountIs(3),
-      prompt: "look",
-    });
-    // The SDK adds undefined `filename` and `providerOptions`; JSON drops them.
-    assertEquals(JSON.parse(JSON.stringify(toolOutputs(model))), {
-      call_0: {
-        type: "content",
-        value: [
-          { type: "text", text: expected.content },
-          {
-            type: "file",
-            data: { type: "data", data: expected.attachments![0].data },
-            mediaType: "image/png",
-          },
-        ],
-      },
-    });
+  await using box = await sandbox("local", { "red.png": png });
+  const { root } = box;
+  const tools = createFsTools({ fs: new LocalFileSystem({ roots: [root] }) });
+  const expected = await tools.execute("read", { file_path: "red.png" });
+  const model = scripted([["read", { file_path: "red.png" }]]);
+  await generateText({
+    model,
+    tools: toAiSdkTools(tools, { session: {} }),
+    stopWhen: stepCountIs(3),
+    prompt: "look",
+  });
+  // The SDK adds undefined `filename` and `providerOptions`; JSON drops them.
+  assertEquals(JSON.parse(JSON.stringify(toolOutputs(model))), {
+    call_0: {
+      type: "content",
+      value: [
+        { type: "text", text: expected.content },
+        {
+          type: "file",
+          data: { type: "data", data: expected.attachments![0].data },
+          mediaType: "image/png",
+        },
+      ],
+    },
   });
 });

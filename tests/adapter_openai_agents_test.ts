@@ -6,7 +6,7 @@
 import { deepStrictEqual as assertEquals, ok as assert } from "node:assert/strict";
 import { createFsTools, LocalFileSystem } from "../mod.ts";
 import { toOpenAIResponsesTools } from "../formats.ts";
-import { withSandbox } from "./_helpers.ts";
+import { sandbox } from "./_sandbox.ts";
 
 // @openai/agents-core reads its environment (OPENAI_* variables, DEBUG) as it loads.
 const ignore = Deno.permissions.querySync({ name: "env" }).state !== "granted";
@@ -26,22 +26,22 @@ Deno.test(
   "openai-agents: strict schemas, the same as toOpenAIResponsesTools(strict)",
   { ignore },
   async () => {
-    await withSandbox({}, ({ root }) => {
-      const tools = createFsTools({ fs: new LocalFileSystem({ roots: [root] }) });
-      // The SDK's own type for function tools, what an Agent takes.
-      const converted: import("@openai/agents-core").FunctionTool[] = toOpenAIAgentsTools(tools);
-      assertEquals(
-        converted.map((t) => [t.type, t.name, t.description, t.strict, t.parameters]),
-        toOpenAIResponsesTools(tools.definitions, { strict: true }).map((t) => [
-          t.type,
-          t.name,
-          t.description,
-          t.strict,
-          t.parameters,
-        ]),
-      );
-      return Promise.resolve();
-    });
+    await using box = await sandbox("local");
+    const { root } = box;
+    const tools = createFsTools({ fs: new LocalFileSystem({ roots: [root] }) });
+    // The SDK's own type for function tools, what an Agent takes.
+    const converted: import("@openai/agents-core").FunctionTool[] = toOpenAIAgentsTools(tools);
+    assertEquals(
+      converted.map((t) => [t.type, t.name, t.description, t.strict, t.parameters]),
+      toOpenAIResponsesTools(tools.definitions, { strict: true }).map((t) => [
+        t.type,
+        t.name,
+        t.description,
+        t.strict,
+        t.parameters,
+      ]),
+    );
+    return Promise.resolve();
   },
 );
 
@@ -49,28 +49,28 @@ Deno.test(
   "openai-agents: the output is exactly toolfs's text, errors included (C7.1)",
   { ignore },
   async () => {
-    await withSandbox({ "a.txt": "hello\nworld\n" }, async ({ root }) => {
-      const tools = createFsTools({ fs: new LocalFileSystem({ roots: [root] }) });
-      const reference = createFsTools({ fs: new LocalFileSystem({ roots: [root] }) });
-      const [list, read, , edit] = toOpenAIAgentsTools(tools, { session: {} });
-      const context = new agents.RunContext();
-      const cases: [typeof read, Record<string, unknown>][] = [
-        // Before any read in this session: refused.
-        [edit, { file_path: "a.txt", old_string: "hello", new_string: "x", replace_all: null }],
-        [list, { path: null }],
-        // Strict mode sends null for omitted optionals (C1.4).
-        [read, { file_path: "a.txt", offset: null, limit: 1 }],
-        [read, { file_path: "missing.txt", offset: null, limit: null }],
-        [read, { file_path: "a.txt", offset: 0, limit: null }],
-        [list, { path: "/" }],
-      ];
-      for (const [tool, args] of cases) {
-        const expected = await reference.execute(tool.name, args, { session: {} });
-        const output = await tool.invoke(context, JSON.stringify(args));
-        assertEquals(output, expected.content, `${tool.name} ${JSON.stringify(args)}`);
-      }
-      assertEquals(await Deno.readTextFile(`${root}/a.txt`), "hello\nworld\n");
-    });
+    await using box = await sandbox("local", { "a.txt": "hello\nworld\n" });
+    const { root } = box;
+    const tools = createFsTools({ fs: new LocalFileSystem({ roots: [root] }) });
+    const reference = createFsTools({ fs: new LocalFileSystem({ roots: [root] }) });
+    const [list, read, , edit] = toOpenAIAgentsTools(tools, { session: {} });
+    const context = new agents.RunContext();
+    const cases: [typeof read, Record<string, unknown>][] = [
+      // Before any read in this session: refused.
+      [edit, { file_path: "a.txt", old_string: "hello", new_string: "x", replace_all: null }],
+      [list, { path: null }],
+      // Strict mode sends null for omitted optionals (C1.4).
+      [read, { file_path: "a.txt", offset: null, limit: 1 }],
+      [read, { file_path: "missing.txt", offset: null, limit: null }],
+      [read, { file_path: "a.txt", offset: 0, limit: null }],
+      [list, { path: "/" }],
+    ];
+    for (const [tool, args] of cases) {
+      const expected = await reference.execute(tool.name, args, { session: {} });
+      const output = await tool.invoke(context, JSON.stringify(args));
+      assertEquals(output, expected.content, `${tool.name} ${JSON.stringify(args)}`);
+    }
+    assertEquals(await Deno.readTextFile(`${root}/a.txt`), "hello\nworld\n");
   },
 );
 
@@ -78,56 +78,118 @@ Deno.test(
   "openai-agents: the session option scopes read-before-write (C5.2); signal passes (C7.2)",
   { ignore },
   async () => {
-    await withSandbox({ "a.txt": "hello\n" }, async ({ root }) => {
-      const tools = createFsTools({ fs: new LocalFileSystem({ roots: [root] }) });
-      const [, read, , edit] = toOpenAIAgentsTools(tools, { session: {} });
-      const context = new agents.RunContext();
-      await read.invoke(context, JSON.stringify({ file_path: "a.txt", offset: null, limit: null }));
-      const args = {
-        file_path: "a.txt",
-        old_string: "hello",
-        new_string: "bye",
-        replace_all: null,
-      };
-      assertEquals(
-        await edit.invoke(context, JSON.stringify(args)),
-        "The file a.txt has been updated successfully.",
-      );
-      const [, , , other] = toOpenAIAgentsTools(tools, { session: {} });
-      assertEquals(
-        await other.invoke(
-          context,
-          JSON.stringify({ ...args, old_string: "bye", new_string: "x" }),
-        ),
-        'Error: cannot edit "a.txt": read it first',
-      );
-      let seen: AbortSignal | undefined;
-      const [, spied] = toOpenAIAgentsTools({
-        ...tools,
-        execute(name, a, ctx) {
-          seen = ctx?.signal;
-          return tools.execute(name, a, ctx);
-        },
-      });
-      const controller = new AbortController();
-      await spied.invoke(
+    await using box = await sandbox("local", { "a.txt": "hello\n" });
+    const { root } = box;
+    const tools = createFsTools({ fs: new LocalFileSystem({ roots: [root] }) });
+    const [, read, , edit] = toOpenAIAgentsTools(tools, { session: {} });
+    const context = new agents.RunContext();
+    await read.invoke(context, JSON.stringify({ file_path: "a.txt", offset: null, limit: null }));
+    const args = {
+      file_path: "a.txt",
+      old_string: "hello",
+      new_string: "bye",
+      replace_all: null,
+    };
+    assertEquals(
+      await edit.invoke(context, JSON.stringify(args)),
+      "The file a.txt has been updated successfully.",
+    );
+    const [, , , other] = toOpenAIAgentsTools(tools, { session: {} });
+    assertEquals(
+      await other.invoke(
         context,
-        JSON.stringify({ file_path: "a.txt", offset: null, limit: null }),
-        {
-          signal: controller.signal,
-        },
-      );
-      assert(seen === controller.signal);
+        JSON.stringify({ ...args, old_string: "bye", new_string: "x" }),
+      ),
+      'Error: cannot edit "a.txt": read it first',
+    );
+    let seen: AbortSignal | undefined;
+    const [, spied] = toOpenAIAgentsTools({
+      ...tools,
+      execute(name, a, ctx) {
+        seen = ctx?.signal;
+        return tools.execute(name, a, ctx);
+      },
     });
+    const controller = new AbortController();
+    await spied.invoke(
+      context,
+      JSON.stringify({ file_path: "a.txt", offset: null, limit: null }),
+      {
+        signal: controller.signal,
+      },
+    );
+    assert(seen === controller.signal);
   },
 );
 
 Deno.test("openai-agents: in a Runner run the model's next turn gets exactly toolfs's text", {
   ignore,
 }, async () => {
-  await withSandbox({ "a.txt": "hello\n" }, async ({ root }) => {
+  await using box = await sandbox("local", { "a.txt": "hello\n" });
+  const { root } = box;
+  const tools = createFsTools({ fs: new LocalFileSystem({ roots: [root] }) });
+  const expected = await tools.execute("read", { file_path: "a.txt" }, { session: {} });
+  const requests: unknown[] = [];
+  const usage = new agents.Usage();
+  const model: import("@openai/agents-core").Model = {
+    getResponse(request) {
+      requests.push(structuredClone(request.input));
+      const output = requests.length === 1
+        ? [{
+          type: "function_call" as const,
+          callId: "call_1",
+          name: "read",
+          arguments: JSON.stringify({ file_path: "a.txt", offset: null, limit: null }),
+          status: "completed" as const,
+        }, {
+          type: "function_call" as const,
+          callId: "call_2",
+          name: "read",
+          arguments: JSON.stringify({ file_path: "nope.txt", offset: null, limit: null }),
+          status: "completed" as const,
+        }]
+        : [{
+          type: "message" as const,
+          role: "assistant" as const,
+          status: "completed" as const,
+          content: [{ type: "output_text" as const, text: "done" }],
+        }];
+      return Promise.resolve({ usage, output });
+    },
+    getStreamedResponse() {
+      throw new Error("not used");
+    },
+  };
+  const agent = new agents.Agent({
+    name: "reader",
+    model,
+    tools: toOpenAIAgentsTools(tools, { session: {} }),
+  });
+  const runner = new agents.Runner({ tracingDisabled: true });
+  const result = await runner.run(agent, "read a.txt");
+  assertEquals(result.finalOutput, "done");
+  const second = requests[1] as Array<Record<string, unknown>>;
+  const outputs = second.filter((item) => item.type === "function_call_result").map((item) => [
+    item.callId,
+    item.output,
+  ]);
+  assertEquals(outputs, [
+    ["call_1", { type: "text", text: expected.content }],
+    ["call_2", { type: "text", text: 'Error: cannot read "nope.txt": not found' }],
+  ]);
+});
+
+Deno.test(
+  "openai-agents: an image read reaches the model's next turn as text, then the image (C17.3)",
+  {
+    ignore,
+  },
+  async () => {
+    const png = await Deno.readFile(new URL("./fixtures/media/red.png", import.meta.url));
+    await using box = await sandbox("local", { "red.png": png });
+    const { root } = box;
     const tools = createFsTools({ fs: new LocalFileSystem({ roots: [root] }) });
-    const expected = await tools.execute("read", { file_path: "a.txt" }, { session: {} });
+    const expected = await tools.execute("read", { file_path: "red.png" });
     const requests: unknown[] = [];
     const usage = new agents.Usage();
     const model: import("@openai/agents-core").Model = {
@@ -138,13 +200,7 @@ Deno.test("openai-agents: in a Runner run the model's next turn gets exactly too
             type: "function_call" as const,
             callId: "call_1",
             name: "read",
-            arguments: JSON.stringify({ file_path: "a.txt", offset: null, limit: null }),
-            status: "completed" as const,
-          }, {
-            type: "function_call" as const,
-            callId: "call_2",
-            name: "read",
-            arguments: JSON.stringify({ file_path: "nope.txt", offset: null, limit: null }),
+            arguments: JSON.stringify({ file_path: "red.png", offset: null, limit: null }),
             status: "completed" as const,
           }]
           : [{
@@ -159,72 +215,16 @@ Deno.test("openai-agents: in a Runner run the model's next turn gets exactly too
         throw new Error("not used");
       },
     };
-    const agent = new agents.Agent({
-      name: "reader",
-      model,
-      tools: toOpenAIAgentsTools(tools, { session: {} }),
-    });
-    const runner = new agents.Runner({ tracingDisabled: true });
-    const result = await runner.run(agent, "read a.txt");
+    const agent = new agents.Agent({ name: "viewer", model, tools: toOpenAIAgentsTools(tools) });
+    const result = await new agents.Runner({ tracingDisabled: true }).run(agent, "look");
     assertEquals(result.finalOutput, "done");
     const second = requests[1] as Array<Record<string, unknown>>;
-    const outputs = second.filter((item) => item.type === "function_call_result").map((item) => [
-      item.callId,
-      item.output,
-    ]);
-    assertEquals(outputs, [
-      ["call_1", { type: "text", text: expected.content }],
-      ["call_2", { type: "text", text: 'Error: cannot read "nope.txt": not found' }],
-    ]);
-  });
-});
-
-Deno.test(
-  "openai-agents: an image read reaches the model's next turn as text, then the image (C17.3)",
-  {
-    ignore,
-  },
-  async () => {
-    const png = await Deno.readFile(new URL("./fixtures/media/red.png", import.meta.url));
-    await withSandbox({ "red.png": png }, async ({ root }) => {
-      const tools = createFsTools({ fs: new LocalFileSystem({ roots: [root] }) });
-      const expected = await tools.execute("read", { file_path: "red.png" });
-      const requests: unknown[] = [];
-      const usage = new agents.Usage();
-      const model: import("@openai/agents-core").Model = {
-        getResponse(request) {
-          requests.push(structuredClone(request.input));
-          const output = requests.length === 1
-            ? [{
-              type: "function_call" as const,
-              callId: "call_1",
-              name: "read",
-              arguments: JSON.stringify({ file_path: "red.png", offset: null, limit: null }),
-              status: "completed" as const,
-            }]
-            : [{
-              type: "message" as const,
-              role: "assistant" as const,
-              status: "completed" as const,
-              content: [{ type: "output_text" as const, text: "done" }],
-            }];
-          return Promise.resolve({ usage, output });
-        },
-        getStreamedResponse() {
-          throw new Error("not used");
-        },
-      };
-      const agent = new agents.Agent({ name: "viewer", model, tools: toOpenAIAgentsTools(tools) });
-      const result = await new agents.Runner({ tracingDisabled: true }).run(agent, "look");
-      assertEquals(result.finalOutput, "done");
-      const second = requests[1] as Array<Record<string, unknown>>;
-      const outputs = second.filter((item) => item.type === "function_call_result").map((item) =>
-        item.output
-      );
-      assertEquals(outputs, [[
-        { type: "input_text", text: expected.content },
-        { type: "input_image", image: `data:image/png;base64,${expected.attachments![0].data}` },
-      ]]);
-    });
+    const outputs = second.filter((item) => item.type === "function_call_result").map((item) =>
+      item.output
+    );
+    assertEquals(outputs, [[
+      { type: "input_text", text: expected.content },
+      { type: "input_image", image: `data:image/png;base64,${expected.attachments![0].data}` },
+    ]]);
   },
 );

@@ -8,6 +8,7 @@ import { deepStrictEqual as assertEquals, ok as assert } from "node:assert/stric
 import { join } from "node:path";
 import { serveHttp } from "../mcp.ts";
 import { type McpProgressParams, withProgress } from "../src/mcp/progress.ts";
+import { sandbox } from "./_sandbox.ts";
 
 Deno.test("withProgress: one notification per interval while the work runs, increasing, none without a token", async () => {
   const sent: McpProgressParams[] = [];
@@ -43,7 +44,8 @@ Deno.test({
   sanitizeResources: false,
   sanitizeOps: false,
   async fn() {
-    const root = await Deno.realPath(await Deno.makeTempDir({ prefix: "toolfs_progress_" }));
+    await using box = await sandbox("local");
+    const { root } = box;
     for (let d = 0; d < 40; d++) {
       await Deno.mkdir(join(root, `d${d}`));
       for (let f = 0; f < 50; f++) {
@@ -85,7 +87,6 @@ Deno.test({
     } finally {
       await client.close();
       await serving.close();
-      await Deno.remove(root, { recursive: true });
     }
   },
 });

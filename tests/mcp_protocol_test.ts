@@ -11,6 +11,7 @@ import {
   SUPPORTED_PROTOCOL_VERSIONS,
 } from "npm:@modelcontextprotocol/server@2.4.0";
 import { serveHttp } from "../mcp.ts";
+import { sandbox } from "./_sandbox.ts";
 
 const canServe = Deno.permissions.querySync({ name: "net" }).state === "granted";
 
@@ -21,7 +22,8 @@ Deno.test({
   sanitizeOps: false,
   async fn() {
     assertEquals(LATEST_PROTOCOL_VERSION, "2025-11-25");
-    const root = await Deno.makeTempDir({ prefix: "toolfs_protocol_" });
+    await using box = await sandbox("local");
+    const { root } = box;
     const serving = await serveHttp([root], { token: null, log: () => {} });
     try {
       const negotiated = async (version: string): Promise<string | undefined> => {
@@ -52,7 +54,6 @@ Deno.test({
       assertEquals(await negotiated("1999-01-01"), LATEST_PROTOCOL_VERSION);
     } finally {
       await serving.close();
-      await Deno.remove(root, { recursive: true });
     }
   },
 });

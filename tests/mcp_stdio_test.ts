@@ -9,7 +9,8 @@ import { join } from "node:path";
 import { createFsTools, LocalFileSystem, systemPrompt } from "../mod.ts";
 import { toMcpTools } from "../formats.ts";
 import { MCP_SERVER_NAME, MCP_SERVER_VERSION } from "../mcp.ts";
-import { connectStdio, exists, PROJECT, runMcp, test, withDir, withServer } from "./_mcp_client.ts";
+import { connectStdio, exists, PROJECT, runMcp, test, withServer } from "./_mcp_client.ts";
+import { sandbox } from "./_sandbox.ts";
 
 // C13.1 — text only by default
 
@@ -190,7 +191,7 @@ test("mcp: one stdio connection is one session, so a read over another does not 
 });
 
 test("mcp: an escape from the root returns FS_OUTSIDE_ROOT and reads nothing", async () => {
-  await withServer({}, async (connect, root) => {
+  await withServer({ "../outside.txt": "secret\n" }, async (connect, root) => {
     const { call } = await connect();
     const outside = join(root, "..", "outside.txt");
     for (const path of ["../outside.txt", outside]) {
@@ -246,28 +247,28 @@ test("mcp: --read-only adds a root that can be read but never written", async ()
 });
 
 test("C7.3: the server runs with only --no-prompt --allow-read=<root> --allow-write=<root>", async () => {
-  await withDir({ "a.txt": "a\n" }, async (root) => {
-    const server = await connectStdio([
-      "run",
-      "--no-prompt",
-      `--allow-read=${root}`,
-      `--allow-write=${root}`,
-      join(PROJECT, "mcp.ts"),
-      root,
-    ]);
-    try {
-      assertEquals((await server.call("read", { file_path: "a.txt" })).isError, false);
-      const edited = await server.call("edit", {
-        file_path: "a.txt",
-        old_string: "a",
-        new_string: "b",
-      });
-      assertEquals(edited.isError, false, server.stderr());
-      assertEquals(await Deno.readTextFile(join(root, "a.txt")), "b\n");
-    } finally {
-      await server.close();
-    }
-  });
+  await using box = await sandbox("local", { "a.txt": "a\n" });
+  const { root } = box;
+  const server = await connectStdio([
+    "run",
+    "--no-prompt",
+    `--allow-read=${root}`,
+    `--allow-write=${root}`,
+    join(PROJECT, "mcp.ts"),
+    root,
+  ]);
+  try {
+    assertEquals((await server.call("read", { file_path: "a.txt" })).isError, false);
+    const edited = await server.call("edit", {
+      file_path: "a.txt",
+      old_string: "a",
+      new_string: "b",
+    });
+    assertEquals(edited.isError, false, server.stderr());
+    assertEquals(await Deno.readTextFile(join(root, "a.txt")), "b\n");
+  } finally {
+    await server.close();
+  }
 });
 
 test("mcp: a missing root or a bad option is a usage error without a stack trace", async () => {
@@ -308,62 +309,62 @@ test("C13.4: an 11 MiB message gets a JSON-RPC error and the server keeps servin
 });
 
 test("C13.4: a line that is not JSON gets a parse error and the server keeps serving (stdio)", async () => {
-  await withDir({}, async (root) => {
-    const child = new Deno.Command(Deno.execPath(), {
-      args: ["run", "-A", join(PROJECT, "mcp.ts"), root],
-      stdin: "piped",
-      stdout: "piped",
-      stderr: "null",
-    }).spawn();
-    const writer = child.stdin.getWriter();
-    const lines = child.stdout.pipeThrough(new TextDecoderStream()).getReader();
-    let buffered = "";
-    const nextLine = async (): Promise<unknown> => {
-      while (!buffered.includes("\n")) {
-        const { value, done } = await lines.read();
-        if (done) throw new Error("the server closed its output");
-        buffered += value;
-      }
-      const at = buffered.indexOf("\n");
-      const line = buffered.slice(0, at);
-      buffered = buffered.slice(at + 1);
-      return JSON.parse(line);
-    };
-    const send = (text: string) => writer.write(new TextEncoder().encode(text + "\n"));
-    try {
-      await send("this is not json");
-      const parse = await nextLine() as { id: unknown; error: { code: number; message: string } };
-      assertEquals(parse.id, null);
-      assertEquals(parse.error.code, -32700);
-      assert(parse.error.message.startsWith("parse error: "), parse.error.message);
-      await send('{"id":3,"method":"ping"}');
-      assertEquals(await nextLine(), {
-        jsonrpc: "2.0",
-        id: 3,
-        error: {
-          code: -32600,
-          message: 'invalid request: not a JSON-RPC 2.0 message (an object with "jsonrpc": "2.0")',
-        },
-      });
-      await send(JSON.stringify({
-        jsonrpc: "2.0",
-        id: 1,
-        method: "initialize",
-        params: {
-          protocolVersion: "2025-06-18",
-          capabilities: {},
-          clientInfo: { name: "raw", version: "0" },
-        },
-      }));
-      const init = await nextLine() as { id: number; result: { serverInfo: { name: string } } };
-      assertEquals(init.id, 1);
-      assertEquals(init.result.serverInfo.name, MCP_SERVER_NAME);
-    } finally {
-      await writer.close();
-      await lines.cancel();
-      await child.status;
+  await using box = await sandbox("local");
+  const { root } = box;
+  const child = new Deno.Command(Deno.execPath(), {
+    args: ["run", "-A", join(PROJECT, "mcp.ts"), root],
+    stdin: "piped",
+    stdout: "piped",
+    stderr: "null",
+  }).spawn();
+  const writer = child.stdin.getWriter();
+  const lines = child.stdout.pipeThrough(new TextDecoderStream()).getReader();
+  let buffered = "";
+  const nextLine = async (): Promise<unknown> => {
+    while (!buffered.includes("\n")) {
+      const { value, done } = await lines.read();
+      if (done) throw new Error("the server closed its output");
+      buffered += value;
     }
-  });
+    const at = buffered.indexOf("\n");
+    const line = buffered.slice(0, at);
+    buffered = buffered.slice(at + 1);
+    return JSON.parse(line);
+  };
+  const send = (text: string) => writer.write(new TextEncoder().encode(text + "\n"));
+  try {
+    await send("this is not json");
+    const parse = await nextLine() as { id: unknown; error: { code: number; message: string } };
+    assertEquals(parse.id, null);
+    assertEquals(parse.error.code, -32700);
+    assert(parse.error.message.startsWith("parse error: "), parse.error.message);
+    await send('{"id":3,"method":"ping"}');
+    assertEquals(await nextLine(), {
+      jsonrpc: "2.0",
+      id: 3,
+      error: {
+        code: -32600,
+        message: 'invalid request: not a JSON-RPC 2.0 message (an object with "jsonrpc": "2.0")',
+      },
+    });
+    await send(JSON.stringify({
+      jsonrpc: "2.0",
+      id: 1,
+      method: "initialize",
+      params: {
+        protocolVersion: "2025-06-18",
+        capabilities: {},
+        clientInfo: { name: "raw", version: "0" },
+      },
+    }));
+    const init = await nextLine() as { id: number; result: { serverInfo: { name: string } } };
+    assertEquals(init.id, 1);
+    assertEquals(init.result.serverInfo.name, MCP_SERVER_NAME);
+  } finally {
+    await writer.close();
+    await lines.cancel();
+    await child.status;
+  }
 });
 
 Deno.test("mcp: the server version is the package version", async () => {

@@ -5,7 +5,8 @@
 
 import { deepEqual } from "node:assert/strict";
 import { join } from "node:path";
-import { granted, put, toolsAt, withSandbox } from "./_helpers.ts";
+import { granted } from "./_helpers.ts";
+import { sandbox } from "./_sandbox.ts";
 import { formatSize } from "../src/render/glob_render.ts";
 
 function rgAvailable(): string | null {
@@ -88,21 +89,22 @@ Deno.test({
   ignore: missing !== null,
   async fn() {
     for (const seed of [1, 2, 3]) {
-      await withSandbox(tree(seed), async ({ root }) => {
-        await Deno.symlink(join(root, "src"), join(root, "src_link"));
-        await put(root, { "nested/.git/HEAD": "x", "nested/in.ts": "needle\n" });
-        const tools = toolsAt(root);
-        for (const pattern of ["*.ts", "**/*.md", "src/**/*.ts", "*.{log,json}", "pkg/*"]) {
-          const ours = ((await tools.execute("glob", { pattern })).value as { files: string[] })
-            .files.map((f) => f.slice(root.length + 1));
-          // rg's -g overrides its ignore rules; git's do not: keep what rg lists without -g.
-          const listed = new Set(await rg(root, ["--files"]));
-          const theirs = (await rg(root, ["--files", "-g", pattern]))
-            .filter((f) => listed.has(f))
-            .sort((a, b) => a < b ? -1 : a > b ? 1 : 0);
-          deepEqual(ours, theirs, `seed ${seed}, pattern ${pattern}`);
-        }
-      });
+      await using box = await sandbox("local", tree(seed));
+      const { root } = box;
+      await Deno.symlink(join(root, "src"), join(root, "src_link"));
+      await box.write("nested/.git/HEAD", "x");
+      await box.write("nested/in.ts", "needle\n");
+      const { tools } = box;
+      for (const pattern of ["*.ts", "**/*.md", "src/**/*.ts", "*.{log,json}", "pkg/*"]) {
+        const ours = ((await tools.execute("glob", { pattern })).value as { files: string[] })
+          .files.map((f) => f.slice(root.length + 1));
+        // rg's -g overrides its ignore rules; git's do not: keep what rg lists without -g.
+        const listed = new Set(await rg(root, ["--files"]));
+        const theirs = (await rg(root, ["--files", "-g", pattern]))
+          .filter((f) => listed.has(f))
+          .sort((a, b) => a < b ? -1 : a > b ? 1 : 0);
+        deepEqual(ours, theirs, `seed ${seed}, pattern ${pattern}`);
+      }
     }
   },
 });
@@ -112,30 +114,30 @@ Deno.test({
   ignore: missing !== null,
   async fn() {
     for (const seed of [4, 5, 6]) {
-      await withSandbox(tree(seed), async ({ root }) => {
-        const tools = toolsAt(root, { config: { grepMaxMatches: 100000, readMaxBytes: 1 << 24 } });
-        const cases: [Record<string, unknown>, string[]][] = [
-          [{ pattern: "needle" }, ["needle"]],
-          [{ pattern: "needle", ignore_case: true }, ["-i", "needle"]],
-          [{ pattern: "^[ab]\\w+ \\d" }, ["^[ab]\\w+ \\d"]],
-          [{ pattern: "foo\\(bar\\)", glob: "*.ts" }, ["-g", "*.ts", "foo\\(bar\\)"]],
-          [{ pattern: "gamma [0-9]+ delta", path: "src" }, ["gamma [0-9]+ delta", "src"]],
-        ];
-        for (const [args, rgArgs] of cases) {
-          const value = (await tools.execute("grep", args)).value as {
-            matches: { path: string; line: number }[];
-          };
-          const ours = value.matches.map((m) => `${m.path.slice(root.length + 1)}:${m.line}`)
-            .sort();
-          // rg's -g overrides its ignore rules; git's do not: keep files rg lists without -g.
-          const listed = new Set(await rg(root, ["--files"]));
-          const theirs = (await rg(root, ["-n", "--no-heading", "--with-filename", ...rgArgs]))
-            .map((l) => l.split(":").slice(0, 2))
-            .filter(([file]) => listed.has(file))
-            .map((pair) => pair.join(":")).sort();
-          deepEqual(ours, theirs, `seed ${seed}, ${JSON.stringify(args)}`);
-        }
-      });
+      await using box = await sandbox("local", tree(seed));
+      const { root } = box;
+      const tools = box.toolsWith({ config: { grepMaxMatches: 100000, readMaxBytes: 1 << 24 } });
+      const cases: [Record<string, unknown>, string[]][] = [
+        [{ pattern: "needle" }, ["needle"]],
+        [{ pattern: "needle", ignore_case: true }, ["-i", "needle"]],
+        [{ pattern: "^[ab]\\w+ \\d" }, ["^[ab]\\w+ \\d"]],
+        [{ pattern: "foo\\(bar\\)", glob: "*.ts" }, ["-g", "*.ts", "foo\\(bar\\)"]],
+        [{ pattern: "gamma [0-9]+ delta", path: "src" }, ["gamma [0-9]+ delta", "src"]],
+      ];
+      for (const [args, rgArgs] of cases) {
+        const value = (await tools.execute("grep", args)).value as {
+          matches: { path: string; line: number }[];
+        };
+        const ours = value.matches.map((m) => `${m.path.slice(root.length + 1)}:${m.line}`)
+          .sort();
+        // rg's -g overrides its ignore rules; git's do not: keep files rg lists without -g.
+        const listed = new Set(await rg(root, ["--files"]));
+        const theirs = (await rg(root, ["-n", "--no-heading", "--with-filename", ...rgArgs]))
+          .map((l) => l.split(":").slice(0, 2))
+          .filter(([file]) => listed.has(file))
+          .map((pair) => pair.join(":")).sort();
+        deepEqual(ours, theirs, `seed ${seed}, ${JSON.stringify(args)}`);
+      }
     }
   },
 });
@@ -161,49 +163,49 @@ Deno.test({
   ignore: missing !== null,
   async fn() {
     for (const seed of [7, 8]) {
-      await withSandbox(tree(seed), async ({ root }) => {
-        const tools = toolsAt(root, { config: { globMaxFiles: 100000, readMaxBytes: 1 << 24 } });
-        const listed = new Set(await rg(root, ["--files"]));
-        const lists = [
-          ["*.ts", "!*.gen.ts"],
-          ["**/*", "!*.md", "!*.json"],
-          ["src/**", "!src/a/**"],
-          ["*.{ts,md}", "!**/b/*", "!main.ts"],
-        ];
-        for (const list of lists) {
-          const globs = list.flatMap((g) => ["-g", g]);
-          const ours = ((await tools.execute("glob", { pattern: list })).value as {
-            files: string[];
-          }).files.map((f) => f.slice(root.length + 1));
-          const theirs = (await rg(root, ["--files", ...globs]))
-            .filter((f) => listed.has(f))
-            .sort((a, b) => a < b ? -1 : a > b ? 1 : 0);
-          deepEqual(ours, theirs, `seed ${seed}, glob ${JSON.stringify(list)}`);
-          const grep = (await tools.execute("grep", {
-            pattern: "needle",
-            glob: list,
-            output_mode: "files_with_matches",
-          })).value as { matches: { path: string }[] };
-          const found = grep.matches.map((m) => m.path.slice(root.length + 1));
-          const rgFound = (await rg(root, ["-l", ...globs, "needle"]))
-            .filter((f) => listed.has(f))
-            .sort((a, b) => a < b ? -1 : a > b ? 1 : 0);
-          deepEqual(found, rgFound, `seed ${seed}, grep glob ${JSON.stringify(list)}`);
-        }
-        // Only exclusions: grep takes every other file.
-        const onlyOut = (await tools.execute("grep", {
+      await using box = await sandbox("local", tree(seed));
+      const { root } = box;
+      const tools = box.toolsWith({ config: { globMaxFiles: 100000, readMaxBytes: 1 << 24 } });
+      const listed = new Set(await rg(root, ["--files"]));
+      const lists = [
+        ["*.ts", "!*.gen.ts"],
+        ["**/*", "!*.md", "!*.json"],
+        ["src/**", "!src/a/**"],
+        ["*.{ts,md}", "!**/b/*", "!main.ts"],
+      ];
+      for (const list of lists) {
+        const globs = list.flatMap((g) => ["-g", g]);
+        const ours = ((await tools.execute("glob", { pattern: list })).value as {
+          files: string[];
+        }).files.map((f) => f.slice(root.length + 1));
+        const theirs = (await rg(root, ["--files", ...globs]))
+          .filter((f) => listed.has(f))
+          .sort((a, b) => a < b ? -1 : a > b ? 1 : 0);
+        deepEqual(ours, theirs, `seed ${seed}, glob ${JSON.stringify(list)}`);
+        const grep = (await tools.execute("grep", {
           pattern: "needle",
-          glob: "!*.ts",
+          glob: list,
           output_mode: "files_with_matches",
         })).value as { matches: { path: string }[] };
-        deepEqual(
-          onlyOut.matches.map((m) => m.path.slice(root.length + 1)),
-          (await rg(root, ["-l", "-g", "!*.ts", "needle"])).filter((f) => listed.has(f)).sort((
-            a,
-            b,
-          ) => a < b ? -1 : a > b ? 1 : 0),
-        );
-      });
+        const found = grep.matches.map((m) => m.path.slice(root.length + 1));
+        const rgFound = (await rg(root, ["-l", ...globs, "needle"]))
+          .filter((f) => listed.has(f))
+          .sort((a, b) => a < b ? -1 : a > b ? 1 : 0);
+        deepEqual(found, rgFound, `seed ${seed}, grep glob ${JSON.stringify(list)}`);
+      }
+      // Only exclusions: grep takes every other file.
+      const onlyOut = (await tools.execute("grep", {
+        pattern: "needle",
+        glob: "!*.ts",
+        output_mode: "files_with_matches",
+      })).value as { matches: { path: string }[] };
+      deepEqual(
+        onlyOut.matches.map((m) => m.path.slice(root.length + 1)),
+        (await rg(root, ["-l", "-g", "!*.ts", "needle"])).filter((f) => listed.has(f)).sort((
+          a,
+          b,
+        ) => a < b ? -1 : a > b ? 1 : 0),
+      );
     }
   },
 });
@@ -213,22 +215,22 @@ Deno.test({
   ignore: missing !== null,
   async fn() {
     for (const seed of [9, 10]) {
-      await withSandbox(tree(seed), async ({ root }) => {
-        await put(root, { "big.lock": "x".repeat(264249), "same1.txt": "ab", "same2.txt": "cd" });
-        const tools = toolsAt(root, { config: { globMaxFiles: 100000, readMaxBytes: 1 << 24 } });
-        const result = await tools.execute("glob", { pattern: "**/*", sort: "size" });
-        const ours = (result.value as { files: string[] }).files.map((f) =>
-          f.slice(root.length + 1)
-        );
-        const listed = new Set(await rg(root, ["--files"]));
-        const sizes = await findSizes(root);
-        const theirs = [...sizes].filter(([path]) => listed.has(path))
-          .sort(([a, x], [b, y]) => y - x || (a < b ? -1 : a > b ? 1 : 0));
-        deepEqual(ours, theirs.map(([path]) => path), `seed ${seed}`);
-        deepEqual(ours[0], "big.lock");
-        const lines = result.content.split("\n").slice(3, 3 + ours.length);
-        deepEqual(lines, theirs.map(([path, size]) => `${path} (${formatSize(size)})`));
-      });
+      await using box = await sandbox("local", tree(seed));
+      const { root } = box;
+      await box.write("big.lock", "x".repeat(264249));
+      await box.write("same1.txt", "ab");
+      await box.write("same2.txt", "cd");
+      const tools = box.toolsWith({ config: { globMaxFiles: 100000, readMaxBytes: 1 << 24 } });
+      const result = await tools.execute("glob", { pattern: "**/*", sort: "size" });
+      const ours = (result.value as { files: string[] }).files.map((f) => f.slice(root.length + 1));
+      const listed = new Set(await rg(root, ["--files"]));
+      const sizes = await findSizes(root);
+      const theirs = [...sizes].filter(([path]) => listed.has(path))
+        .sort(([a, x], [b, y]) => y - x || (a < b ? -1 : a > b ? 1 : 0));
+      deepEqual(ours, theirs.map(([path]) => path), `seed ${seed}`);
+      deepEqual(ours[0], "big.lock");
+      const lines = result.content.split("\n").slice(3, 3 + ours.length);
+      deepEqual(lines, theirs.map(([path, size]) => `${path} (${formatSize(size)})`));
     }
   },
 });

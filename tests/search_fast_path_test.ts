@@ -9,7 +9,8 @@ import fc from "fast-check";
 import { createFsTools, LocalFileSystem } from "../mod.ts";
 import { FsError } from "../src/fs_error.ts";
 import { compileGrepPattern, GrepScanner } from "../src/text/grep_scan.ts";
-import { mkfifo, needsRun, ok, toolsAt, withSandbox } from "./_helpers.ts";
+import { mkfifo, needsRun, ok } from "./_helpers.ts";
+import { sandbox } from "./_sandbox.ts";
 
 async function chunksOf(fs: LocalFileSystem, path: string, buffer?: Uint8Array) {
   const target = await fs.resolve(path, { cwd: "/", op: "read" });
@@ -30,22 +31,25 @@ async function chunksOf(fs: LocalFileSystem, path: string, buffer?: Uint8Array) 
 
 Deno.test("C9.2: searchChunks reads a file whole in alternating halves of the shared buffer", async () => {
   const big = new Uint8Array(3 * 1024 * 1024 + 17).map((_, i) => 97 + (i % 26));
-  await withSandbox({ "big.txt": big, "small.txt": "a\nb\n", "empty.txt": "" }, async (box) => {
-    const fs = new LocalFileSystem({ roots: [box.root] });
-    const buffer = new Uint8Array(1 << 20);
-    const read = await chunksOf(fs, join(box.root, "big.txt"), buffer);
-    deepEqual(read.all, big);
-    equal(read.count, 7); // 512 KiB halves
-    deepEqual(
-      (await chunksOf(fs, join(box.root, "small.txt"), buffer)).all,
-      new TextEncoder().encode("a\nb\n"),
-    );
-    equal((await chunksOf(fs, join(box.root, "empty.txt"), buffer)).count, 0);
-    deepEqual(
-      (await chunksOf(fs, join(box.root, "small.txt"))).all,
-      new TextEncoder().encode("a\nb\n"),
-    );
+  await using box = await sandbox("local", {
+    "big.txt": big,
+    "small.txt": "a\nb\n",
+    "empty.txt": "",
   });
+  const fs = new LocalFileSystem({ roots: [box.root] });
+  const buffer = new Uint8Array(1 << 20);
+  const read = await chunksOf(fs, join(box.root, "big.txt"), buffer);
+  deepEqual(read.all, big);
+  equal(read.count, 7); // 512 KiB halves
+  deepEqual(
+    (await chunksOf(fs, join(box.root, "small.txt"), buffer)).all,
+    new TextEncoder().encode("a\nb\n"),
+  );
+  equal((await chunksOf(fs, join(box.root, "empty.txt"), buffer)).count, 0);
+  deepEqual(
+    (await chunksOf(fs, join(box.root, "small.txt"))).all,
+    new TextEncoder().encode("a\nb\n"),
+  );
 });
 
 const special =
@@ -54,27 +58,26 @@ Deno.test({
   name: special,
   ignore: needsRun(special),
   async fn() {
-    await withSandbox({ "f.txt": "x\n" }, async (box) => {
-      const fs = new LocalFileSystem({ roots: [box.root] });
-      const file = await fs.resolve(join(box.root, "f.txt"), { cwd: "/", op: "read" });
-      const link = await fs.resolve(join(box.root, "link.txt"), { cwd: "/", op: "read" });
-      const fifo = await fs.resolve(join(box.root, "p"), { cwd: "/", op: "read" });
-      await Deno.writeTextFile(join(box.dir, "outside.txt"), "secret\n");
-      await Deno.symlink(join(box.dir, "outside.txt"), join(box.root, "link.txt"));
-      await mkfifo(join(box.root, "p"));
-      // Targets resolved as if a listing had said "file", as the walker does.
-      for (const target of [{ ...link, realPath: link.path }, { ...fifo, realPath: fifo.path }]) {
-        await rejects(
-          async () => {
-            for await (const _ of await fs.searchChunks(target)) { /* drain */ }
-          },
-          (e: unknown) => e instanceof FsError && e.code === "FS_NOT_REGULAR_FILE",
-        );
-      }
-      let text = "";
-      for await (const c of await fs.searchChunks(file)) text += new TextDecoder().decode(c);
-      equal(text, "x\n");
-    });
+    await using box = await sandbox("local", { "f.txt": "x\n" });
+    const fs = new LocalFileSystem({ roots: [box.root] });
+    const file = await fs.resolve(join(box.root, "f.txt"), { cwd: "/", op: "read" });
+    const link = await fs.resolve(join(box.root, "link.txt"), { cwd: "/", op: "read" });
+    const fifo = await fs.resolve(join(box.root, "p"), { cwd: "/", op: "read" });
+    await Deno.writeTextFile(join(box.base, "outside.txt"), "secret\n");
+    await Deno.symlink(join(box.base, "outside.txt"), join(box.root, "link.txt"));
+    await mkfifo(join(box.root, "p"));
+    // Targets resolved as if a listing had said "file", as the walker does.
+    for (const target of [{ ...link, realPath: link.path }, { ...fifo, realPath: fifo.path }]) {
+      await rejects(
+        async () => {
+          for await (const _ of await fs.searchChunks(target)) { /* drain */ }
+        },
+        (e: unknown) => e instanceof FsError && e.code === "FS_NOT_REGULAR_FILE",
+      );
+    }
+    let text = "";
+    for await (const c of await fs.searchChunks(file)) text += new TextDecoder().decode(c);
+    equal(text, "x\n");
   },
 });
 
@@ -107,76 +110,67 @@ Deno.test("C11: the literal-guided line scan (feedBytes) counts and keeps the sa
 
 Deno.test("C9.2: a .gitignore longer than one read chunk applies whole (rules at its end too)", async () => {
   const comments = "# padding line of a long ignore file\n".repeat(1200); // ~44 KiB
-  await withSandbox(
-    {
-      ".gitignore": `${comments}late.ts\n`,
-      "sub/.gitignore": `${comments}!late.ts\nalso.ts\n`,
-      "a.ts": "x\n",
-      "late.ts": "x\n",
-      "sub/late.ts": "x\n",
-      "sub/also.ts": "x\n",
-      "sub/b.ts": "x\n",
-    },
-    async (box) => {
-      const tools = toolsAt(box.root);
-      const listed = ok(await tools.execute("glob", { pattern: "**/*.ts", path: box.root }));
-      for (const name of ["a.ts", "sub/late.ts", "sub/b.ts"]) {
-        equal(listed.includes(name), true, listed);
-      }
-      equal(listed.includes("\nlate.ts"), false, listed);
-      equal(listed.includes("also.ts"), false, listed);
-    },
-  );
+  await using box = await sandbox("local", {
+    ".gitignore": `${comments}late.ts\n`,
+    "sub/.gitignore": `${comments}!late.ts\nalso.ts\n`,
+    "a.ts": "x\n",
+    "late.ts": "x\n",
+    "sub/late.ts": "x\n",
+    "sub/also.ts": "x\n",
+    "sub/b.ts": "x\n",
+  });
+  const { tools } = box;
+  const listed = ok(await tools.execute("glob", { pattern: "**/*.ts", path: box.root }));
+  for (const name of ["a.ts", "sub/late.ts", "sub/b.ts"]) {
+    equal(listed.includes(name), true, listed);
+  }
+  equal(listed.includes("\nlate.ts"), false, listed);
+  equal(listed.includes("also.ts"), false, listed);
 });
 
 Deno.test("C11: searchMayContain marks 0 only a file read whole that lacks a needle", async () => {
   const big = "x".repeat(300 * 1024) + "\n"; // past what the worker reads whole
-  await withSandbox(
-    {
-      "both.txt": "alpha\nbeta gamma\n",
-      "one.txt": "alpha only\n",
-      "none.txt": "nothing\n",
-      "empty.txt": "",
-      "big.txt": big,
-      "nul.bin": new Uint8Array([0, 97, 108, 112, 104, 97, 0]),
-    },
-    async (box) => {
-      const fs = new LocalFileSystem({ roots: [box.root] });
-      const names = ["both.txt", "one.txt", "none.txt", "empty.txt", "big.txt", "gone.txt"];
-      const targets = await Promise.all(
-        names.map((n) => fs.resolve(join(box.root, n), { cwd: "/", op: "read" })),
-      );
-      const needles = ["beta", "alpha"].map((s) => new TextEncoder().encode(s));
-      const flags = await fs.searchMayContain(targets, needles);
-      // Path checks: no prefilter (its skips need /proc/self/fd, issue 19).
-      if (flags === null) return;
-      // A file that cannot be read there (gone) or not whole (big) may match.
-      deepEqual([...flags!], [1, 0, 0, 0, 1, 1]);
-      const one = await fs.resolve(join(box.root, "nul.bin"), { cwd: "/", op: "read" });
-      deepEqual([...(await fs.searchMayContain([one], [needles[1]]))!], [1]);
-    },
+  await using box = await sandbox("local", {
+    "both.txt": "alpha\nbeta gamma\n",
+    "one.txt": "alpha only\n",
+    "none.txt": "nothing\n",
+    "empty.txt": "",
+    "big.txt": big,
+    "nul.bin": new Uint8Array([0, 97, 108, 112, 104, 97, 0]),
+  });
+  const fs = new LocalFileSystem({ roots: [box.root] });
+  const names = ["both.txt", "one.txt", "none.txt", "empty.txt", "big.txt", "gone.txt"];
+  const targets = await Promise.all(
+    names.map((n) => fs.resolve(join(box.root, n), { cwd: "/", op: "read" })),
   );
+  const needles = ["beta", "alpha"].map((s) => new TextEncoder().encode(s));
+  const flags = await fs.searchMayContain(targets, needles);
+  // Path checks: no prefilter (its skips need /proc/self/fd, issue 19).
+  if (flags === null) return;
+  // A file that cannot be read there (gone) or not whole (big) may match.
+  deepEqual([...flags!], [1, 0, 0, 0, 1, 1]);
+  const one = await fs.resolve(join(box.root, "nul.bin"), { cwd: "/", op: "read" });
+  deepEqual([...(await fs.searchMayContain([one], [needles[1]]))!], [1]);
 });
 
 Deno.test("C11: the worker's literal search is the same code as this thread's", async () => {
   const { containsBytes } = await import("../src/text/byte_search.ts");
   const enc = new TextEncoder();
-  await withSandbox({}, async (box) => {
-    const fs = new LocalFileSystem({ roots: [box.root] });
-    const texts = fc.sample(fc.stringMatching(/^(ab|ba|a|b|\n| |abc|é){0,200}$/), 300);
-    const targets = [];
-    for (const [i, text] of texts.entries()) {
-      await Deno.writeTextFile(join(box.root, `f${i}.txt`), text);
-      targets.push(await fs.resolve(join(box.root, `f${i}.txt`), { cwd: "/", op: "read" }));
-    }
-    for (const needle of ["abc", "aba", "bab é", "ab\nb"]) {
-      const bytes = enc.encode(needle);
-      const flags = await fs.searchMayContain(targets, [bytes]);
-      if (flags === null) return; // path checks: no prefilter (issue 19)
-      const here = texts.map((t) => (containsBytes(enc.encode(t), bytes) ? 1 : 0));
-      deepEqual([...flags!], here, needle);
-    }
-  });
+  await using box = await sandbox("local");
+  const fs = new LocalFileSystem({ roots: [box.root] });
+  const texts = fc.sample(fc.stringMatching(/^(ab|ba|a|b|\n| |abc|é){0,200}$/), 300);
+  const targets = [];
+  for (const [i, text] of texts.entries()) {
+    await Deno.writeTextFile(join(box.root, `f${i}.txt`), text);
+    targets.push(await fs.resolve(join(box.root, `f${i}.txt`), { cwd: "/", op: "read" }));
+  }
+  for (const needle of ["abc", "aba", "bab é", "ab\nb"]) {
+    const bytes = enc.encode(needle);
+    const flags = await fs.searchMayContain(targets, [bytes]);
+    if (flags === null) return; // path checks: no prefilter (issue 19)
+    const here = texts.map((t) => (containsBytes(enc.encode(t), bytes) ? 1 : 0));
+    deepEqual([...flags!], here, needle);
+  }
 });
 
 Deno.test("C11: a grep over enough files to be told apart ahead gives the same text as without", async () => {
@@ -188,78 +182,75 @@ Deno.test("C11: a grep over enough files to be told apart ahead gives the same t
     files[`${dir}/f${String(i).padStart(3, "0")}.ts`] = `line one\n${hit}line three\n${late}`;
   }
   files["d1/bin.ts"] = "needle_\0\n";
-  await withSandbox(files, async (box) => {
-    const local = new LocalFileSystem({ roots: [box.root] });
-    // The same provider without the fast path: every file searched on this thread.
-    const plain = new Proxy(local, {
-      get(target, key) {
-        if (key === "searchMayContain") return undefined;
-        const value = Reflect.get(target, key, target);
-        return typeof value === "function" ? value.bind(target) : value;
-      },
-    });
-    for (
-      const args of [
-        { pattern: "needle_\\d+", path: box.root },
-        { pattern: "needle_", path: box.root, output_mode: "count" },
-        { pattern: "needle_", path: box.root, output_mode: "files_with_matches", glob: "**/e1/*" },
-      ]
-    ) {
-      const fast = ok(await createFsTools({ fs: local }).execute("grep", args));
-      const slow = ok(await createFsTools({ fs: plain }).execute("grep", args));
-      equal(fast, slow);
-      equal(fast.includes("bin.ts"), false);
-    }
-    const counted = ok(
-      await createFsTools({ fs: local }).execute("grep", { pattern: "needle_", path: box.root }),
-    );
-    // 70 files with a `needle_<i>` line, 10 with a line past 256 KiB (f000 has both); the
-    // binary bin.ts is skipped and not counted as searched (C11 <s>).
-    equal(counted.split("\n").at(-2), "(80 matching lines in 79 files; 900 files searched)");
+  await using box = await sandbox("local", files);
+  const local = new LocalFileSystem({ roots: [box.root] });
+  // The same provider without the fast path: every file searched on this thread.
+  const plain = new Proxy(local, {
+    get(target, key) {
+      if (key === "searchMayContain") return undefined;
+      const value = Reflect.get(target, key, target);
+      return typeof value === "function" ? value.bind(target) : value;
+    },
   });
+  for (
+    const args of [
+      { pattern: "needle_\\d+", path: box.root },
+      { pattern: "needle_", path: box.root, output_mode: "count" },
+      { pattern: "needle_", path: box.root, output_mode: "files_with_matches", glob: "**/e1/*" },
+    ]
+  ) {
+    const fast = ok(await createFsTools({ fs: local }).execute("grep", args));
+    const slow = ok(await createFsTools({ fs: plain }).execute("grep", args));
+    equal(fast, slow);
+    equal(fast.includes("bin.ts"), false);
+  }
+  const counted = ok(
+    await createFsTools({ fs: local }).execute("grep", { pattern: "needle_", path: box.root }),
+  );
+  // 70 files with a `needle_<i>` line, 10 with a line past 256 KiB (f000 has both); the
+  // binary bin.ts is skipped and not counted as searched (C11 <s>).
+  equal(counted.split("\n").at(-2), "(80 matching lines in 79 files; 900 files searched)");
 });
 
 Deno.test("C11: a pattern with U+FFFD finds invalid UTF-8 (no byte prefilter on its encoding)", async () => {
   const files: Record<string, string | Uint8Array> = {};
   for (let i = 0; i < 300; i++) files[`f${i}.txt`] = "plain\n";
   files["bad.txt"] = new Uint8Array([0x61, 0x62, 0xff, 0x63, 0x0a]); // "ab", an invalid byte, "c"
-  await withSandbox(files, async (box) => {
-    const tools = toolsAt(box.root);
-    for (const context of [0, 1]) {
-      const found = ok(
-        await tools.execute("grep", { pattern: "ab\uFFFDc", path: box.root, context }),
-      );
-      equal(found.includes("bad.txt\n1: ab\uFFFDc\n"), true, found);
-    }
-  });
+  await using box = await sandbox("local", files);
+  const { tools } = box;
+  for (const context of [0, 1]) {
+    const found = ok(
+      await tools.execute("grep", { pattern: "ab\uFFFDc", path: box.root, context }),
+    );
+    equal(found.includes("bad.txt\n1: ab\uFFFDc\n"), true, found);
+  }
 });
 
 Deno.test("C11: an abort while files are told apart ahead ends the grep with FS_ABORTED", async () => {
   const files: Record<string, string> = {};
   for (let i = 0; i < 1500; i++) files[`d${i % 9}/f${i}.txt`] = `text ${i} needle\n`;
-  await withSandbox(files, async (box) => {
-    const local = new LocalFileSystem({ roots: [box.root] });
-    const controller = new AbortController();
-    let asked = 0;
-    // The provider as is, except that its first answer ahead comes with an abort.
-    const fs = new Proxy(local, {
-      get(target, key) {
-        const value = Reflect.get(target, key, target);
-        if (key !== "searchMayContain") {
-          return typeof value === "function" ? value.bind(target) : value;
-        }
-        return (...args: Parameters<LocalFileSystem["searchMayContain"]>) => {
-          if (asked++ === 0) controller.abort();
-          return local.searchMayContain(...args);
-        };
-      },
-    });
-    const result = await createFsTools({ fs }).execute(
-      "grep",
-      { pattern: "needle", path: box.root },
-      { signal: controller.signal },
-    );
-    equal(result.error?.code, "FS_ABORTED");
-    equal(asked >= 1 && asked <= 2, true, `asked ${asked} times`);
+  await using box = await sandbox("local", files);
+  const local = new LocalFileSystem({ roots: [box.root] });
+  const controller = new AbortController();
+  let asked = 0;
+  // The provider as is, except that its first answer ahead comes with an abort.
+  const fs = new Proxy(local, {
+    get(target, key) {
+      const value = Reflect.get(target, key, target);
+      if (key !== "searchMayContain") {
+        return typeof value === "function" ? value.bind(target) : value;
+      }
+      return (...args: Parameters<LocalFileSystem["searchMayContain"]>) => {
+        if (asked++ === 0) controller.abort();
+        return local.searchMayContain(...args);
+      };
+    },
   });
+  const result = await createFsTools({ fs }).execute(
+    "grep",
+    { pattern: "needle", path: box.root },
+    { signal: controller.signal },
+  );
+  equal(result.error?.code, "FS_ABORTED");
+  equal(asked >= 1 && asked <= 2, true, `asked ${asked} times`);
 });

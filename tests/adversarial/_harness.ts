@@ -3,15 +3,8 @@
 
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import {
-  createFsTools,
-  type CreateFsToolsOptions,
-  FS_ERROR_CODES,
-  type FsToolResult,
-  type FsTools,
-  LocalFileSystem,
-  type LocalFileSystemOptions,
-} from "../../mod.ts";
+import { FS_ERROR_CODES, type FsToolResult } from "../../mod.ts";
+import { type Sandbox, sandbox, type SandboxOptions } from "../_sandbox.ts";
 
 /** The text every outside secret holds; a result containing it is an escape. */
 export const SECRET = "TOPSECRET-4f1c9a";
@@ -19,55 +12,31 @@ export const SECRET = "TOPSECRET-4f1c9a";
 /** Sibling directories whose names share the root's prefix. */
 export const SIBLINGS = ["root2", "root_evil", "root.bak", "root "] as const;
 
-/** A temporary tree: `<base>/root` is the only root; everything else is outside. */
-export interface Sandbox {
-  /** The temporary directory holding everything (real path). */
-  base: string;
-  /** The root (real path). */
-  root: string;
+/** An {@linkcode adversarialSandbox}: a local sandbox with secrets placed outside its root. */
+export interface AdversarialSandbox extends Sandbox {
   /** A directory outside the root holding `secret.txt`. */
   outside: string;
   /** `<outside>/secret.txt`. */
   secret: string;
-  fs: LocalFileSystem;
-  tools: FsTools;
-  /** Removes the whole tree. */
-  [Symbol.asyncDispose](): Promise<void>;
 }
 
-/** Options of {@linkcode sandbox}. */
-export interface SandboxOptions {
-  fs?: Partial<LocalFileSystemOptions>;
-  tools?: Partial<CreateFsToolsOptions>;
-}
-
-/** Creates a sandbox: root, outside dir with a secret, and secret-holding sibling prefixes. */
-export async function sandbox(options: SandboxOptions = {}): Promise<Sandbox> {
-  const base = await Deno.realPath(await Deno.makeTempDir({ prefix: "toolfs_adv_" }));
-  const root = join(base, "root");
-  const outside = join(base, "outside");
-  await Deno.mkdir(root);
-  await Deno.mkdir(outside);
-  const secret = join(outside, "secret.txt");
-  await Deno.writeTextFile(secret, `${SECRET} outside\n`);
-  for (const name of SIBLINGS) {
-    await Deno.mkdir(join(base, name));
-    await Deno.writeTextFile(join(base, name, "secret.txt"), `${SECRET} ${name}\n`);
-  }
-  await Deno.writeTextFile(join(base, "secret.txt"), `${SECRET} base\n`);
-  const fs = new LocalFileSystem({ roots: [root], ...options.fs });
-  const tools = createFsTools({ fs, ...options.tools });
-  return {
-    base,
-    root,
-    outside,
-    secret,
-    fs,
-    tools,
-    async [Symbol.asyncDispose]() {
-      await Deno.remove(base, { recursive: true }).catch(() => {});
-    },
+/**
+ * A "local" {@linkcode sandbox} holding `files` whose root is surrounded by secrets:
+ * `outside/secret.txt`, a `secret.txt` beside the root, and one in each sibling directory whose
+ * name shares the root's prefix ({@linkcode SIBLINGS}).
+ */
+export async function adversarialSandbox(
+  files: Record<string, string | Uint8Array> = {},
+  options: SandboxOptions = {},
+): Promise<AdversarialSandbox> {
+  const secrets: Record<string, string> = {
+    "../outside/secret.txt": `${SECRET} outside\n`,
+    "../secret.txt": `${SECRET} base\n`,
   };
+  for (const name of SIBLINGS) secrets[`../${name}/secret.txt`] = `${SECRET} ${name}\n`;
+  const box = await sandbox("local", { ...secrets, ...files }, options);
+  const outside = join(box.base, "outside");
+  return Object.assign(box, { outside, secret: join(outside, "secret.txt") });
 }
 
 /** One entry of a snapshot. */
@@ -128,7 +97,7 @@ async function digest(bytes: Uint8Array): Promise<string> {
 }
 
 /** Snapshots everything in the sandbox except the root. */
-export function outsideSnapshot(box: Sandbox): Promise<Map<string, SnapshotEntry>> {
+export function outsideSnapshot(box: AdversarialSandbox): Promise<Map<string, SnapshotEntry>> {
   return snapshot(box.base, (rel) => rel === "root");
 }
 
@@ -286,6 +255,39 @@ export function childCommand(script: string, args: string[], options: ChildOptio
     stdout: options.stdout ?? "piped",
     stderr: options.stderr ?? "piped",
   });
+}
+
+/** Reads the child's stdout until it says "ready". */
+async function waitReady(child: Deno.ChildProcess): Promise<void> {
+  const reader = child.stdout.pipeThrough(new TextDecoderStream()).getReader();
+  let text = "";
+  while (!text.includes("ready\n")) {
+    const { value, done } = await reader.read();
+    if (done) throw new Error(`child exited before it was ready: ${text}`);
+    text += value;
+  }
+  reader.releaseLock();
+}
+
+/**
+ * Starts a child script that prints "ready" and then works until it is killed, and kills it with
+ * SIGKILL at a random moment up to `maxDelayMs` after it is ready.
+ */
+export async function killWhenReady(
+  script: string,
+  args: string[],
+  options: ChildOptions,
+  maxDelayMs: number,
+): Promise<void> {
+  const child = childCommand(script, args, options).spawn();
+  try {
+    await waitReady(child);
+    await new Promise((resolve) => setTimeout(resolve, Math.random() * maxDelayMs));
+  } finally {
+    child.kill("SIGKILL");
+    await child.status;
+    await child.stdout.cancel().catch(() => {});
+  }
 }
 
 /** The JSON report a child printed last, once it ended with success; its stderr too. */

@@ -16,7 +16,7 @@
 import assert from "node:assert/strict";
 import { dirname, join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
-import { figure, granted, sandbox, skipUnless } from "./_harness.ts";
+import { adversarialSandbox, figure, granted, skipUnless } from "./_harness.ts";
 import { NOBODY, nobodySwapper } from "./_nobody.ts";
 
 const PROJECT = dirname(dirname(dirname(fileURLToPath(import.meta.url))));
@@ -98,7 +98,7 @@ for (const permissions of PERMISSION_SETS) {
     name: stdioName,
     ignore: skipUnless(stdioName, cannotRunHere()),
     async fn() {
-      await using box = await sandbox();
+      await using box = await adversarialSandbox();
       await setUp(box);
       const swapper = await nobodySwapper(
         box.base,
@@ -157,7 +157,7 @@ for (const permissions of PERMISSION_SETS) {
     name: httpName,
     ignore: skipUnless(httpName, cannotRunHere()),
     async fn() {
-      await using box = await sandbox();
+      await using box = await adversarialSandbox();
       await setUp(box);
       const { StreamableHTTPClientTransport } = await import(
         // @ts-types="@modelcontextprotocol/sdk/client/streamableHttp"

@@ -5,8 +5,9 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { crashContents } from "./_crash_child.ts";
-import { needsRun, sandbox } from "../_helpers.ts";
-import { childCommand, rootPermissions, slowCase } from "./_harness.ts";
+import { needsRun } from "../_helpers.ts";
+import { sandbox } from "../_sandbox.ts";
+import { killWhenReady, rootPermissions, slowCase } from "./_harness.ts";
 
 const KILLS = 50;
 
@@ -15,67 +16,43 @@ async function digest(bytes: Uint8Array): Promise<string> {
   return Array.from(hash, (b) => b.toString(16).padStart(2, "0")).join("");
 }
 
-/** Reads the child's stdout until it says "ready". */
-async function waitReady(child: Deno.ChildProcess): Promise<void> {
-  const reader = child.stdout.pipeThrough(new TextDecoderStream()).getReader();
-  let text = "";
-  while (!text.includes("ready\n")) {
-    const { value, done } = await reader.read();
-    if (done) throw new Error(`child exited before it was ready: ${text}`);
-    text += value;
-  }
-  reader.releaseLock();
-}
-
 const name =
   "C4.3 a write killed with SIGKILL at any moment leaves exactly the old or the new content";
 Deno.test({
   name,
   ignore: slowCase().ignore || needsRun(name),
   async fn() {
-    const box = await sandbox();
-    try {
-      const [a, b] = crashContents();
-      const encoder = new TextEncoder();
-      const wanted = new Map([
-        [await digest(encoder.encode(a)), "a"],
-        [await digest(encoder.encode(b)), "b"],
-      ]);
-      const path = join(box.root, "big.txt");
-      await Deno.writeTextFile(path, a);
-      const seen = { a: 0, b: 0, interruptedWrites: 0 };
-      for (let kill = 0; kill < KILLS; kill++) {
-        const child = childCommand("./_crash_child.ts", [box.root, "big.txt"], {
-          permissions: rootPermissions(box.root),
-          stderr: "inherit",
-        }).spawn();
-        try {
-          await waitReady(child);
-          await new Promise((resolve) => setTimeout(resolve, Math.random() * 250));
-        } finally {
-          child.kill("SIGKILL");
-          await child.status;
-          await child.stdout.cancel().catch(() => {});
-        }
-        const bytes = await Deno.readFile(path);
-        const which = wanted.get(await digest(bytes));
-        assert.ok(which, `kill ${kill}: the file holds ${bytes.length} bytes of neither content`);
-        seen[which as "a" | "b"]++;
-        // A kill mid-write can only leave its temporary file behind; clear it for the next round.
-        for await (const entry of Deno.readDir(box.root)) {
-          if (entry.name.includes(".toolfs-")) {
-            seen.interruptedWrites++;
-            await Deno.remove(join(box.root, entry.name));
-          }
+    await using box = await sandbox("local");
+    const [a, b] = crashContents();
+    const encoder = new TextEncoder();
+    const wanted = new Map([
+      [await digest(encoder.encode(a)), "a"],
+      [await digest(encoder.encode(b)), "b"],
+    ]);
+    const path = join(box.root, "big.txt");
+    await Deno.writeTextFile(path, a);
+    const seen = { a: 0, b: 0, interruptedWrites: 0 };
+    for (let kill = 0; kill < KILLS; kill++) {
+      await killWhenReady("./_crash_child.ts", [box.root, "big.txt"], {
+        permissions: rootPermissions(box.root),
+        stderr: "inherit",
+      }, 250);
+      const bytes = await Deno.readFile(path);
+      const which = wanted.get(await digest(bytes));
+      assert.ok(which, `kill ${kill}: the file holds ${bytes.length} bytes of neither content`);
+      seen[which as "a" | "b"]++;
+      // A kill mid-write can only leave its temporary file behind; clear it for the next round.
+      for await (const entry of Deno.readDir(box.root)) {
+        if (entry.name.includes(".toolfs-")) {
+          seen.interruptedWrites++;
+          await Deno.remove(join(box.root, entry.name));
         }
       }
-      console.log(
-        `${KILLS} kills: ${seen.a} left content A, ${seen.b} content B; ` +
-          `${seen.interruptedWrites} interrupted a write`,
-      );
-      assert.ok(seen.interruptedWrites > 0, "no kill landed during a write");
-    } finally {
-      await box.cleanup();
     }
+    console.log(
+      `${KILLS} kills: ${seen.a} left content A, ${seen.b} content B; ` +
+        `${seen.interruptedWrites} interrupted a write`,
+    );
+    assert.ok(seen.interruptedWrites > 0, "no kill landed during a write");
   },
 });

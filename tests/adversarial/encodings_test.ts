@@ -5,7 +5,7 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { createFsTools, type FsToolResult, LocalFileSystem } from "../../mod.ts";
-import { assertError, figure, sandbox, tempFiles } from "./_harness.ts";
+import { adversarialSandbox, assertError, figure, tempFiles } from "./_harness.ts";
 
 const encoder = new TextEncoder();
 
@@ -48,7 +48,7 @@ function bothPaths(root: string, chunkSize = 5) {
 }
 
 Deno.test("encodings: invalid UTF-8 reads as U+FFFD and survives an edit byte for byte", async () => {
-  await using box = await sandbox();
+  await using box = await adversarialSandbox();
   const path = join(box.root, "bad.txt");
   const raw = bytes("ok", [0xff], "bad\n", [0xc3, 0x28], " end\n", [0xed, 0xa0, 0x80], "\n");
   await Deno.writeFile(path, raw);
@@ -71,7 +71,7 @@ Deno.test("encodings: invalid UTF-8 reads as U+FFFD and survives an edit byte fo
 });
 
 Deno.test("encodings: a UTF-8 BOM is hidden by read and kept byte for byte by edit", async () => {
-  await using box = await sandbox();
+  await using box = await adversarialSandbox();
   const path = join(box.root, "bom.txt");
   await Deno.writeFile(path, bytes([0xef, 0xbb, 0xbf], "hello\nworld\n"));
   for (const tools of bothPaths(box.root, 2)) {
@@ -101,7 +101,7 @@ Deno.test("encodings: a UTF-8 BOM is hidden by read and kept byte for byte by ed
 });
 
 Deno.test("encodings: UTF-16 with a BOM is reported as a binary file, never decoded to mojibake", async () => {
-  await using box = await sandbox();
+  await using box = await adversarialSandbox();
   const files: [string, Uint8Array][] = [
     ["le.txt", utf16("hello\nworld\n", false)],
     ["be.txt", utf16("hello\nworld\n", true)],
@@ -139,7 +139,7 @@ Deno.test("encodings: UTF-16 with a BOM is reported as a binary file, never deco
 });
 
 Deno.test("encodings: a multi-byte character split across stream chunks reads the same as whole", async () => {
-  await using box = await sandbox();
+  await using box = await adversarialSandbox();
   const text = "aé€😀\n€€€€\n😀😀x\n" + "ß".repeat(50) + "\n\u{10FFFF}é\r\n" + "z😀".repeat(20);
   await Deno.writeTextFile(join(box.root, "mb.txt"), text);
   const whole = createFsTools({ fs: new LocalFileSystem({ roots: [box.root] }) });
@@ -174,7 +174,7 @@ Deno.test("encodings: a multi-byte character split across stream chunks reads th
 });
 
 Deno.test("encodings: mixed CRLF/LF and a missing final newline", async () => {
-  await using box = await sandbox();
+  await using box = await adversarialSandbox();
   const path = join(box.root, "mixed.txt");
   await Deno.writeTextFile(path, "one\r\ntwo\r\nthree\nfour\r\nlast");
   for (const tools of bothPaths(box.root, 3)) {
@@ -227,7 +227,7 @@ Deno.test("encodings: mixed CRLF/LF and a missing final newline", async () => {
 });
 
 Deno.test("encodings: NUL past the first 8 KiB, lone surrogates and U+FFFD round-trip without a crash", async () => {
-  await using box = await sandbox();
+  await using box = await adversarialSandbox();
   const path = join(box.root, "odd.txt");
   await Deno.writeFile(path, bytes("x".repeat(9000), "\n", [0], "nul\n"));
   assert.deepEqual(texts(await box.tools.execute("read", { file_path: "odd.txt", offset: 2 })), [

@@ -9,12 +9,12 @@ import { createFsTools, FS_ERROR_CODES, type FsProvider, type FsToolResult } fro
 import { fdPathsAvailable } from "../../src/provider/local/_fd_paths.ts";
 import { readableCopy } from "../_readable_copy.ts";
 import {
+  adversarialSandbox,
   assertError,
   assertWellFormedError,
   cannotRun,
   figure,
   granted,
-  sandbox,
   skipUnless,
   slowCase,
   tempFiles,
@@ -127,7 +127,7 @@ async function contentOf(path: string): Promise<string | null> {
 
 /** Sets up a flow's file (mode 0640) in a fresh sandbox and has the session read it. */
 async function prepare(flow: Flow) {
-  const box = await sandbox();
+  const box = await adversarialSandbox();
   const path = join(box.root, flow.file);
   if (flow.old !== null) {
     await Deno.writeTextFile(path, flow.old, { mode: 0o640 });
@@ -153,7 +153,7 @@ async function checkAfter(flow: Flow, root: string, path: string, result: FsTool
 }
 
 /** After a failed or aborted call, the next one must work (no lock is left held). */
-async function stillWorks(flow: Flow, box: Awaited<ReturnType<typeof sandbox>>) {
+async function stillWorks(flow: Flow, box: Awaited<ReturnType<typeof adversarialSandbox>>) {
   const tools = createFsTools({ fs: box.fs, policy: false });
   let timer: ReturnType<typeof setTimeout> | undefined;
   const result = await Promise.race([
@@ -260,7 +260,7 @@ for (
 }
 
 Deno.test("faults: a provider that throws anything yields an error result, never a throw", async () => {
-  await using box = await sandbox();
+  await using box = await adversarialSandbox();
   await Deno.writeTextFile(join(box.root, "a.txt"), "alpha\n");
   const thrown: unknown[] = [
     new TypeError("boom"),
@@ -333,7 +333,7 @@ Deno.test({
   name: deniedName,
   ignore: skipUnless(deniedName, deniedReason),
   async fn() {
-    await using box = await sandbox();
+    await using box = await adversarialSandbox();
     const { base, root } = box;
     const nobody = 65534;
     await Deno.chmod(base, 0o755);

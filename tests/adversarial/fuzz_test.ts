@@ -17,11 +17,11 @@ import {
 import { unknownArgumentMessage } from "../../src/render/hints.ts";
 import { closestKey } from "../../src/text/close_names.ts";
 import {
+  type AdversarialSandbox,
+  adversarialSandbox,
   assertSameTree,
   figure,
   outsideSnapshot,
-  type Sandbox,
-  sandbox,
   SECRET,
   SIBLINGS,
   slowCase,
@@ -140,7 +140,7 @@ function checkResult(
   }
 }
 
-async function populate(box: Sandbox): Promise<void> {
+async function populate(box: AdversarialSandbox): Promise<void> {
   const { root, outside } = box;
   await Deno.mkdir(join(root, "sub", "deep"), { recursive: true });
   await Deno.writeTextFile(join(root, "a.txt"), "alpha\nbeta\nalpha\n");
@@ -152,7 +152,7 @@ async function populate(box: Sandbox): Promise<void> {
   await Deno.symlink("loop", join(root, "loop"));
 }
 
-function arbitraries(box: Sandbox) {
+function arbitraries(box: AdversarialSandbox) {
   const segment = fc.oneof(
     fc.constantFrom(
       "..",
@@ -274,7 +274,7 @@ function onlyKeys(name: string, args: unknown): unknown {
 }
 
 async function fuzz(
-  box: Sandbox,
+  box: AdversarialSandbox,
   tools: FsTools,
   label: string,
   codes: Map<string, number>,
@@ -313,7 +313,7 @@ Deno.test(
   "fuzz: random calls never throw, fail with contract codes and never touch the outside",
   slowCase(),
   async () => {
-    await using box = await sandbox();
+    await using box = await adversarialSandbox();
     await populate(box);
     const codes = new Map<string, number>();
     const guarded = await fuzz(box, box.tools, "read-before-write policy", codes);

@@ -8,6 +8,7 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { createFsTools, LocalFileSystem } from "../../mod.ts";
 import {
+  adversarialSandbox,
   assertError,
   assertSameTree,
   cannotRun,
@@ -18,7 +19,6 @@ import {
   outsideSnapshot,
   rootPermissions,
   runChild,
-  sandbox,
   SECRET,
   skipUnless,
   startChild,
@@ -71,7 +71,7 @@ for (const mode of MODES) {
     name,
     ignore: skipUnless(name, notSlowRun() ?? cannotRun()),
     async fn() {
-      await using box = await sandbox();
+      await using box = await adversarialSandbox();
       await Deno.chmod(box.secret, 0o600);
       await Deno.writeTextFile(join(box.root, "big.txt"), "old\n");
       await Deno.chmod(join(box.root, "big.txt"), 0o777);
@@ -123,7 +123,7 @@ for (const mode of MODES) {
     name,
     ignore: skipUnless(name, notSlowRun() ?? cannotRun()),
     async fn() {
-      await using box = await sandbox();
+      await using box = await adversarialSandbox();
       await Deno.writeTextFile(join(box.root, "secret.txt"), "x\n");
       await Deno.chmod(join(box.root, "secret.txt"), 0o600);
       const stop = join(box.base, "stop");
@@ -162,7 +162,7 @@ Deno.test({
   name: ownerName,
   ignore: skipUnless(ownerName, uid === 0 ? null : "needs root (and --allow-sys=uid to know)"),
   async fn() {
-    await using box = await sandbox();
+    await using box = await adversarialSandbox();
     const path = join(box.root, "tool.sh");
     await Deno.writeTextFile(path, "echo one\n");
     await Deno.chown(path, 65534, 65534);
@@ -190,7 +190,7 @@ Deno.test({
     uid === 0 ? cannotRun("setpriv") : "needs root and --allow-sys=uid (runs a child as nobody)",
   ),
   async fn() {
-    await using box = await sandbox();
+    await using box = await adversarialSandbox();
     const nobody = 65534;
     await Deno.chmod(box.base, 0o755);
     await Deno.chown(box.root, nobody, nobody);
@@ -238,7 +238,7 @@ Deno.test({
   name: growName,
   ignore: skipUnless(growName, notSlowRun() ?? cannotRun()),
   async fn() {
-    await using box = await sandbox();
+    await using box = await adversarialSandbox();
     const path = join(box.root, "growing.log");
     const base = 10 * MiB - 4096; // just below readStreamMinSize: the whole-file path
     await Deno.writeTextFile(path, "x\n".repeat(base / 2));
@@ -281,7 +281,7 @@ Deno.test({
 // --- finding 6 (medium-low): lock waits honour the abort -----------------------------------
 
 Deno.test("C7.2: an abort while another holder keeps a lock on the file returns promptly and changes nothing", async () => {
-  await using box = await sandbox();
+  await using box = await adversarialSandbox();
   const path = join(box.root, "locked.txt");
   await Deno.writeTextFile(path, "alpha\n");
   const holder = await Deno.open(path, { read: true });
@@ -324,7 +324,7 @@ Deno.test("C7.2: an abort while another holder keeps a lock on the file returns 
 });
 
 Deno.test("C5.5: a write waits for another holder's lock and lands once it is released", async () => {
-  await using box = await sandbox();
+  await using box = await adversarialSandbox();
   const path = join(box.root, "locked.txt");
   await Deno.writeTextFile(path, "alpha\n");
   const holder = await Deno.open(path, { read: true });
@@ -344,7 +344,7 @@ Deno.test("C5.5: a write waits for another holder's lock and lands once it is re
 });
 
 Deno.test("C7.2: an abort while queued behind this instance's own write of the file returns at once", async () => {
-  await using box = await sandbox();
+  await using box = await adversarialSandbox();
   const path = join(box.root, "queued.txt");
   await Deno.writeTextFile(path, "alpha\n");
   const holder = await Deno.open(path, { read: true });
@@ -371,7 +371,7 @@ Deno.test({
   name: promptName,
   ignore: skipUnless(promptName, cannotRun()),
   async fn() {
-    await using box = await sandbox();
+    await using box = await adversarialSandbox();
     await Deno.symlink(box.secret, join(box.root, "link_out"));
     await Deno.symlink(join(box.outside, "missing", "x.txt"), join(box.root, "dangling_out"));
     const calls: [string, Record<string, unknown>][] = [
@@ -424,7 +424,7 @@ Deno.test("C7.3: every deno.json task and every documented deno run/test command
 // --- finding 9 (low): long names -----------------------------------------------------------
 
 Deno.test("C4.3a: targets with 235- to 255-byte names can be written and edited", async () => {
-  await using box = await sandbox();
+  await using box = await adversarialSandbox();
   const tools = createFsTools({ fs: box.fs, policy: false });
   for (const length of [235, 250, 255]) {
     const name = `${"n".repeat(length - 4)}.txt`;
@@ -447,7 +447,7 @@ Deno.test("C4.3a: targets with 235- to 255-byte names can be written and edited"
 // --- finding 10 (low): leftovers of killed writes are swept --------------------------------
 
 Deno.test("C4.3a: the next write in a directory removes temporary files older than one hour", async () => {
-  await using box = await sandbox();
+  await using box = await adversarialSandbox();
   const dir = join(box.root, "d");
   await Deno.mkdir(dir);
   const old = new Date(Date.now() - 2 * 3600_000);
@@ -481,7 +481,7 @@ Deno.test({
   name: killName,
   ignore: skipUnless(killName, notSlowRun() ?? cannotRun()),
   async fn() {
-    await using box = await sandbox();
+    await using box = await adversarialSandbox();
     const calls = [["write-big", { file_path: "big.txt", size: 200 * MiB, fill: "killed" }]];
     const child = childCommand("./_calls_child.ts", [box.root, JSON.stringify(calls)], {
       permissions: rootPermissions(box.root),
@@ -517,7 +517,7 @@ Deno.test({
 // --- finding 11 (low): amplification -------------------------------------------------------
 
 Deno.test("C4.2: a sparse file whose hole reads as NUL bytes is binary, found without reading the hole", async () => {
-  await using box = await sandbox();
+  await using box = await adversarialSandbox();
   const path = join(box.root, "sparse.txt");
   await Deno.writeTextFile(path, "text line\n".repeat(1200)); // 12 KB
   await Deno.truncate(path, 4 * 1024 * MiB);
@@ -530,7 +530,7 @@ Deno.test("C4.2: a sparse file whose hole reads as NUL bytes is binary, found wi
 });
 
 Deno.test("C4.2: a very large readMaxLineLength is not allocated up front", async () => {
-  await using box = await sandbox();
+  await using box = await adversarialSandbox();
   await Deno.writeTextFile(join(box.root, "a.txt"), "one\ntwo\n");
   for (const readStreamMinSize of [10 * MiB, 1]) {
     const tools = createFsTools({
@@ -544,7 +544,7 @@ Deno.test("C4.2: a very large readMaxLineLength is not allocated up front", asyn
 });
 
 Deno.test("C4.2: a file holding only a UTF-8 BOM has 0 lines, on both read paths", async () => {
-  await using box = await sandbox();
+  await using box = await adversarialSandbox();
   await Deno.writeFile(join(box.root, "bom.txt"), new Uint8Array([0xef, 0xbb, 0xbf]));
   for (const readStreamMinSize of [10 * MiB, 1]) {
     const tools = createFsTools({

@@ -5,12 +5,12 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import {
+  adversarialSandbox,
   cannotRun,
   figure,
   notSlowRun,
   rootPermissions,
   runChild,
-  sandbox,
   skipUnless,
 } from "./_harness.ts";
 
@@ -52,7 +52,7 @@ Deno.test({
   name,
   ignore: skipUnless(name, notSlowRun() ?? cannotRun()),
   async fn() {
-    await using box = await sandbox();
+    await using box = await adversarialSandbox();
     const line = join(box.root, "line.txt");
     await writeOneLine(line);
     const sparse = join(box.root, "sparse.txt");

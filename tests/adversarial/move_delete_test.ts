@@ -7,11 +7,11 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { createFsTools } from "../../mod.ts";
 import {
+  adversarialSandbox,
   cannotRun,
   figure,
   notSlowRun,
   outsideSnapshot,
-  sandbox,
   SECRET,
   skipUnless,
   startChild,
@@ -28,7 +28,7 @@ Deno.test({
     notSlowRun() ?? cannotRun() ?? (Deno.build.os !== "linux" ? "needs Linux" : null),
   ),
   async fn() {
-    await using box = await sandbox();
+    await using box = await adversarialSandbox();
     const { root, outside, fs } = box;
     const d = join(root, "d");
     await Deno.mkdir(d);

@@ -7,7 +7,7 @@
 
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { cannotRun, sandbox, skipUnless } from "./_harness.ts";
+import { adversarialSandbox, cannotRun, skipUnless } from "./_harness.ts";
 
 const name =
   "C9.2/C3.9: glob and grep reach names with line breaks and leave out names that are not UTF-8";
@@ -15,7 +15,7 @@ Deno.test({
   name,
   ignore: skipUnless(name, cannotRun("sh")),
   async fn() {
-    await using box = await sandbox();
+    await using box = await adversarialSandbox();
     await Deno.mkdir(join(box.root, "sub"));
     await Deno.writeTextFile(join(box.root, "c\nd.txt"), "needle\n");
     await Deno.writeTextFile(join(box.root, "sub", "a\r\nb.txt"), "needle\n");

@@ -10,12 +10,12 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { nobodySwapper } from "./_nobody.ts";
 import {
+  adversarialSandbox,
   cannotRun,
   figure,
   granted,
   rootPermissions,
   runChild,
-  sandbox,
   skipUnless,
   slowCase,
 } from "./_harness.ts";
@@ -38,7 +38,7 @@ for (const mode of MODES) {
     name,
     ignore: skipUnless(name, cannotRun()),
     async fn() {
-      await using box = await sandbox();
+      await using box = await adversarialSandbox();
       await Deno.mkdir(join(box.root, "d"));
       await Deno.writeTextFile(join(box.root, "d", "decoy.txt"), `${NEEDLE}\n`);
       await Deno.writeTextFile(join(box.outside, "decoy.txt"), "no literal here\n");
@@ -68,7 +68,7 @@ async function missingDecoys(
   permissions: (base: string) => string[],
   outsideHolds: boolean,
 ): Promise<{ missing: number; swaps: number; pinned: boolean }> {
-  await using box = await sandbox();
+  await using box = await adversarialSandbox();
   await Deno.chmod(box.base, 0o755); // nobody reaches the root, not the outside directory
   await Deno.chmod(box.outside, 0o700);
   await Deno.chown(box.root, 65534, 65534);

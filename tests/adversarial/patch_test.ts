@@ -9,14 +9,14 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { crashContent } from "./_patch_child.ts";
 import {
+  adversarialSandbox,
   cannotRun,
-  childCommand,
   figure,
+  killWhenReady,
   notSlowRun,
   outsideSnapshot,
   rootPermissions,
   runChild,
-  sandbox,
   SECRET,
   skipUnless,
   startChild,
@@ -26,42 +26,22 @@ import {
 const KILLS = 30;
 const FILES = 4;
 
-/** Reads the child's stdout until it says "ready". */
-async function waitReady(child: Deno.ChildProcess): Promise<void> {
-  const reader = child.stdout.pipeThrough(new TextDecoderStream()).getReader();
-  let text = "";
-  while (!text.includes("ready\n")) {
-    const { value, done } = await reader.read();
-    if (done) throw new Error(`child exited before it was ready: ${text}`);
-    text += value;
-  }
-  reader.releaseLock();
-}
-
 const crashName =
   "patch: SIGKILL during a multi-file patch leaves every file with its old or its new content";
 Deno.test({
   name: crashName,
   ignore: skipUnless(crashName, notSlowRun() ?? cannotRun()),
   async fn() {
-    await using box = await sandbox();
+    await using box = await adversarialSandbox();
     const paths = Array.from({ length: FILES }, (_, i) => join(box.root, `f${i}.txt`));
     for (const [i, path] of paths.entries()) await Deno.writeTextFile(path, crashContent(i, "A"));
     let mixed = 0;
     let interrupted = 0;
     for (let kill = 0; kill < KILLS; kill++) {
-      const child = childCommand("./_patch_child.ts", ["crash", box.root, String(FILES)], {
+      await killWhenReady("./_patch_child.ts", ["crash", box.root, String(FILES)], {
         permissions: rootPermissions(box.root),
         stderr: "inherit",
-      }).spawn();
-      try {
-        await waitReady(child);
-        await new Promise((resolve) => setTimeout(resolve, Math.random() * 3000));
-      } finally {
-        child.kill("SIGKILL");
-        await child.status;
-        await child.stdout.cancel().catch(() => {});
-      }
+      }, 3000);
       const states: string[] = [];
       for (const [i, path] of paths.entries()) {
         const text = await Deno.readTextFile(path);
@@ -99,7 +79,7 @@ Deno.test({
   name: raceName,
   ignore: skipUnless(raceName, notSlowRun() ?? cannotRun()),
   async fn() {
-    await using box = await sandbox();
+    await using box = await adversarialSandbox();
     const target = join(box.root, "t.txt");
     await Deno.writeTextFile(target, "line\n");
     await Deno.writeTextFile(box.secret, `${SECRET} outside\nline\n`);

@@ -7,7 +7,7 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { createFsTools } from "../../mod.ts";
-import { cannotRun, runChild, sandbox, skipUnless } from "./_harness.ts";
+import { adversarialSandbox, cannotRun, runChild, skipUnless } from "./_harness.ts";
 
 interface CallsReport {
   pinned: boolean;
@@ -25,7 +25,7 @@ for (const mode of MODES) {
     name,
     ignore: skipUnless(name, cannotRun()),
     async fn() {
-      await using box = await sandbox();
+      await using box = await adversarialSandbox();
       await Deno.symlink("/proc/self/environ", join(box.root, "env"));
       await Deno.symlink("/proc/self", join(box.root, "self"));
       const calls = [
@@ -52,7 +52,7 @@ for (const mode of MODES) {
 }
 
 Deno.test("C7.1: a 10-million-character path is refused at once, its echo clipped", async () => {
-  await using box = await sandbox();
+  await using box = await adversarialSandbox();
   for (
     const [op, args] of [
       ["read", { file_path: "a/".repeat(5_000_000) }],
@@ -72,7 +72,7 @@ Deno.test("C7.1: a 10-million-character path is refused at once, its echo clippe
 });
 
 Deno.test("C1.2: createFsTools refuses a cwd that is a link inside a root to a directory outside", async () => {
-  await using box = await sandbox();
+  await using box = await adversarialSandbox();
   await Deno.symlink(box.outside, join(box.root, "out"));
   await Deno.mkdir(join(box.root, "in"));
   await Deno.symlink(join(box.root, "in"), join(box.root, "in_link"));

@@ -7,6 +7,7 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { createFsTools, LocalFileSystem } from "../../mod.ts";
 import {
+  adversarialSandbox,
   argsFor,
   assertError,
   assertNoSecret,
@@ -15,7 +16,6 @@ import {
   granted,
   OPS,
   outsideSnapshot,
-  sandbox,
   SIBLINGS,
 } from "./_harness.ts";
 
@@ -73,7 +73,7 @@ async function populate(root: string): Promise<void> {
 }
 
 Deno.test("paths: every '..', absolute and sibling-prefix escape is FS_OUTSIDE_ROOT for all four tools", async () => {
-  await using box = await sandbox();
+  await using box = await adversarialSandbox();
   await populate(box.root);
   const before = await outsideSnapshot(box);
   let cases = 0;
@@ -94,7 +94,7 @@ Deno.test("paths: every '..', absolute and sibling-prefix escape is FS_OUTSIDE_R
 });
 
 Deno.test("paths: a root given with a trailing slash still refuses its sibling prefixes", async () => {
-  await using box = await sandbox();
+  await using box = await adversarialSandbox();
   for (const spec of [`${box.root}/`, `${box.root}//`, `${box.root}/.`, `${box.root}/../root`]) {
     const tools = createFsTools({ fs: new LocalFileSystem({ roots: [spec] }) });
     for (const name of SIBLINGS) {
@@ -112,7 +112,7 @@ Deno.test("paths: a root given with a trailing slash still refuses its sibling p
 });
 
 Deno.test("paths: '..', '/./', doubled separators that stay inside the root resolve inside", async () => {
-  await using box = await sandbox();
+  await using box = await adversarialSandbox();
   await populate(box.root);
   const inside: [string, string][] = [
     ["a.txt", "alpha"],
@@ -140,7 +140,7 @@ Deno.test("paths: '..', '/./', doubled separators that stay inside the root reso
 });
 
 Deno.test("paths: '~' is not expanded: it names an entry inside the root", async () => {
-  await using box = await sandbox();
+  await using box = await adversarialSandbox();
   const home = granted({ name: "env", variable: "HOME" }) ? Deno.env.get("HOME") : undefined;
   for (const path of ["~", "~/secret.txt", "~root/.bashrc", "~/.ssh/id_rsa"]) {
     const result = await box.tools.execute("read", { file_path: path });
@@ -159,7 +159,7 @@ Deno.test("paths: '~' is not expanded: it names an entry inside the root", async
 });
 
 Deno.test("paths: the empty path and NUL bytes are rejected before any file system call", async () => {
-  await using box = await sandbox();
+  await using box = await adversarialSandbox();
   const before = await outsideSnapshot(box);
   let cases = 0;
   for (const op of ["read", "write", "edit"] as const) {
@@ -199,7 +199,7 @@ Deno.test("paths: the empty path and NUL bytes are rejected before any file syst
 });
 
 Deno.test("paths: a session cwd outside the root fails every call with FS_OUTSIDE_ROOT", async () => {
-  await using box = await sandbox();
+  await using box = await adversarialSandbox();
   const before = await outsideSnapshot(box);
   for (const cwd of ["..", "../outside", box.outside, "/", ...SIBLINGS.map((s) => `../${s}`)]) {
     for (const op of OPS) {

@@ -9,12 +9,12 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { createFsTools, LocalFileSystem } from "../../mod.ts";
-import { figure, sandbox, slowCase } from "./_harness.ts";
+import { adversarialSandbox, figure, slowCase } from "./_harness.ts";
 
 const MiB = 1 << 20;
 
 Deno.test("issue 19: the patterns that hung are refused within 1 s", async () => {
-  await using box = await sandbox();
+  await using box = await adversarialSandbox();
   await Deno.writeTextFile(join(box.root, "long.txt"), "ab".repeat(100_000) + "\n");
   for (const pattern of [".{1000}".repeat(10), "a".repeat(24000), "(?:.{1000}){2}x"]) {
     const started = performance.now();
@@ -30,7 +30,7 @@ Deno.test("issue 19: the patterns that hung are refused within 1 s", async () =>
 });
 
 Deno.test("issue 19: a costly pattern over long lines answers within 1 s and yields to an abort within 100 ms", async () => {
-  await using box = await sandbox();
+  await using box = await adversarialSandbox();
   // Three 200 KB lines: 1000-instruction patterns cost about 0.4 s a line on 0.2.0's full match.
   const line = "ab".repeat(100_000) + "\n";
   await Deno.writeTextFile(join(box.root, "long.txt"), line.repeat(3));
@@ -61,7 +61,7 @@ Deno.test("issue 19: a costly pattern over long lines answers within 1 s and yie
 });
 
 Deno.test("issue 19: grep over a 64 GiB sparse file stops at its first 1 MiB run of NUL bytes", async () => {
-  await using box = await sandbox();
+  await using box = await adversarialSandbox();
   const path = join(box.root, "sparse.img");
   const file = await Deno.open(path, { write: true, create: true });
   await file.write(new TextEncoder().encode("needle " + "y".repeat(16 * 1024)));
@@ -81,7 +81,7 @@ Deno.test({
   name: "issue 19: a 256 MiB single line is searched with memory bounded by the line cap",
   ...slowCase(),
   async fn() {
-    await using box = await sandbox();
+    await using box = await adversarialSandbox();
     const path = join(box.root, "one_line.txt");
     const file = await Deno.open(path, { write: true, create: true });
     const block = new TextEncoder().encode("x".repeat(MiB - 6) + "needle");

@@ -9,13 +9,13 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { createFsTools } from "../../mod.ts";
 import {
+  adversarialSandbox,
   cannotRun,
   figure,
   notSlowRun,
   outsideSnapshot,
   rootPermissions,
   runChild,
-  sandbox,
   SECRET,
   skipUnless,
   slowCase,
@@ -80,7 +80,7 @@ for (const pinned of [true, false]) {
     name,
     ignore: skipUnless(name, reason),
     async fn() {
-      await using box = await sandbox();
+      await using box = await adversarialSandbox();
       const { root, outside, base } = box;
       await Deno.mkdir(join(root, "d"));
       await Deno.writeTextFile(join(root, "d", "f.txt"), "inside\nEND\n");
@@ -168,7 +168,7 @@ for (const [how, policy] of [["edit", true], ["write", true], ["edit", false]] a
     name,
     ignore: skipUnless(name, notSlowRun() ?? cannotRun()),
     async fn() {
-      await using box = await sandbox();
+      await using box = await adversarialSandbox();
       const file = join(box.root, "shared.txt");
       await Deno.writeTextFile(file, "START\nEND\n");
       const reports = await editors(box.root, how, policy);
@@ -213,7 +213,7 @@ Deno.test(
   async () => {
     // Each write pins the directory by a descriptor of its own; a concurrent listing or write of
     // the same directory holds another one, which must never be mistaken for it.
-    await using box = await sandbox();
+    await using box = await adversarialSandbox();
     await Deno.mkdir(join(box.root, "d"));
     const tools = createFsTools({ fs: box.fs, policy: false });
     let calls = 0;
@@ -245,7 +245,7 @@ Deno.test(
   async () => {
     // The waiting call locks each replaced file only after it is gone, 120 times in a row (more
     // than a versioned call would wait): it must still land, after the writer lets go.
-    await using box = await sandbox();
+    await using box = await adversarialSandbox();
     const path = join(box.root, "busy.txt");
     await Deno.writeTextFile(path, "0\n");
     let held = await Deno.open(path, { read: true });

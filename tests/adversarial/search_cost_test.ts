@@ -7,7 +7,8 @@
 
 import { deepEqual, equal } from "node:assert/strict";
 import { join } from "node:path";
-import { failed, ok, toolsAt, withSandbox } from "../_helpers.ts";
+import { failed, ok } from "../_helpers.ts";
+import { sandbox } from "../_sandbox.ts";
 import { figure } from "./_harness.ts";
 
 const NAMES = Object.fromEntries(
@@ -15,30 +16,28 @@ const NAMES = Object.fromEntries(
 );
 
 Deno.test("issue 19.3: glob *a*a*a*a*a*a*a*a*b over 42-character names answers, no match", async () => {
-  await withSandbox(NAMES, async ({ root }) => {
-    const tools = toolsAt(root);
-    const pattern = "*a*a*a*a*a*a*a*a*b";
-    equal(ok(await tools.execute("glob", { pattern })).includes("No files match"), true);
-    equal(ok(await tools.execute("glob", { pattern: "d/" + pattern })).includes("No files"), true);
-    const grep = ok(await tools.execute("grep", { pattern: "a", glob: pattern }));
-    equal(grep.includes("No matches"), true, grep);
-    const hit = ok(await tools.execute("glob", { pattern: "*a*a*a*a*a*a*a*a*01" }));
-    equal(hit.includes(`d/${"a".repeat(40)}01`), true, hit);
-  });
+  await using box = await sandbox("local", NAMES);
+  const { tools } = box;
+  const pattern = "*a*a*a*a*a*a*a*a*b";
+  equal(ok(await tools.execute("glob", { pattern })).includes("No files match"), true);
+  equal(ok(await tools.execute("glob", { pattern: "d/" + pattern })).includes("No files"), true);
+  const grep = ok(await tools.execute("grep", { pattern: "a", glob: pattern }));
+  equal(grep.includes("No matches"), true, grep);
+  const hit = ok(await tools.execute("glob", { pattern: "*a*a*a*a*a*a*a*a*01" }));
+  equal(hit.includes(`d/${"a".repeat(40)}01`), true, hit);
 });
 
 Deno.test("issue 19.3: glob {a,b} repeated 24 times answers and matches what it names", async () => {
   const name = "ab".repeat(12);
-  await withSandbox({ [name]: "x\n", [`d/${name}`]: "x\n", "ac": "x\n" }, async ({ root }) => {
-    const tools = toolsAt(root);
-    const result = await tools.execute("glob", { pattern: "{a,b}".repeat(24) });
-    deepEqual((result.value as { files: string[] }).files, [
-      join(root, name),
-      join(root, "d", name),
-    ]);
-    const nested = await tools.execute("glob", { pattern: "{a,{b,{c,{d,b}}}}".repeat(24) });
-    equal((nested.value as { total: number }).total, 2);
-  });
+  await using box = await sandbox("local", { [name]: "x\n", [`d/${name}`]: "x\n", "ac": "x\n" });
+  const { root, tools } = box;
+  const result = await tools.execute("glob", { pattern: "{a,b}".repeat(24) });
+  deepEqual((result.value as { files: string[] }).files, [
+    join(root, name),
+    join(root, "d", name),
+  ]);
+  const nested = await tools.execute("glob", { pattern: "{a,{b,{c,{d,b}}}}".repeat(24) });
+  equal((nested.value as { total: number }).total, 2);
 });
 
 Deno.test("issue 19.8: a .gitignore of ** rules costs nothing and decides as git does", async () => {
@@ -59,14 +58,13 @@ Deno.test("issue 19.8: a .gitignore of ** rules costs nothing and decides as git
     "logs/today.txt": "1\n",
     "src/main.ts": "1\n",
   };
-  await withSandbox(tree, async ({ root }) => {
-    const tools = toolsAt(root);
-    const result = await tools.execute("glob", { pattern: "**" });
-    const files = (result.value as { files: string[] }).files.map((f) => f.slice(root.length + 1));
-    deepEqual(files, [...Object.keys(NAMES), `${deep}/keep.me`, "src/main.ts"].sort());
-    const grep = await tools.execute("grep", { pattern: "1", output_mode: "files_with_matches" });
-    equal(ok(grep).includes("keep.txt"), false);
-  });
+  await using box = await sandbox("local", tree);
+  const { root, tools } = box;
+  const result = await tools.execute("glob", { pattern: "**" });
+  const files = (result.value as { files: string[] }).files.map((f) => f.slice(root.length + 1));
+  deepEqual(files, [...Object.keys(NAMES), `${deep}/keep.me`, "src/main.ts"].sort());
+  const grep = await tools.execute("grep", { pattern: "1", output_mode: "files_with_matches" });
+  equal(ok(grep).includes("keep.txt"), false);
 });
 
 Deno.test("issue 19.3: a long glob search stops when aborted", async () => {
@@ -75,17 +73,16 @@ Deno.test("issue 19.3: a long glob search stops when aborted", async () => {
   for (let i = 0; i < 400; i++) {
     files[`d${i % 20}/${"a".repeat(196)}${String(i).padStart(4, "0")}`] = "";
   }
-  await withSandbox(files, async ({ root }) => {
-    const tools = toolsAt(root);
-    const pattern = "*a".repeat(500) + "b";
-    const signal = AbortSignal.timeout(30);
-    let aborted = 0;
-    signal.addEventListener("abort", () => aborted = performance.now());
-    const result = await tools.execute("glob", { pattern }, { signal });
-    const after = performance.now() - aborted;
-    deepEqual(failed(result)[1], aborted ? "FS_ABORTED" : undefined);
-    if (aborted) figure("search_cost", `glob returned ${after.toFixed(0)} ms after the abort`);
-    // Unaborted, the same search completes and matches nothing.
-    equal(ok(await tools.execute("glob", { pattern })).includes("No files match"), true);
-  });
+  await using box = await sandbox("local", files);
+  const { tools } = box;
+  const pattern = "*a".repeat(500) + "b";
+  const signal = AbortSignal.timeout(30);
+  let aborted = 0;
+  signal.addEventListener("abort", () => aborted = performance.now());
+  const result = await tools.execute("glob", { pattern }, { signal });
+  const after = performance.now() - aborted;
+  deepEqual(failed(result)[1], aborted ? "FS_ABORTED" : undefined);
+  if (aborted) figure("search_cost", `glob returned ${after.toFixed(0)} ms after the abort`);
+  // Unaborted, the same search completes and matches nothing.
+  equal(ok(await tools.execute("glob", { pattern })).includes("No files match"), true);
 });

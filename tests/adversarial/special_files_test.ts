@@ -5,13 +5,13 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { createFsTools, type FsToolResult, LocalFileSystem } from "../../mod.ts";
 import {
+  adversarialSandbox,
   argsFor,
   assertError,
   cannotRun,
   figure,
   granted,
   OPS,
-  sandbox,
   skipUnless,
 } from "./_harness.ts";
 
@@ -60,7 +60,7 @@ Deno.test({
   name: fifoTest,
   ignore: skipUnless(fifoTest, cannotRun("mkfifo")),
   async fn() {
-    await using box = await sandbox();
+    await using box = await adversarialSandbox();
     const fifo = join(box.root, "pipe");
     await mkfifo(fifo);
     await Deno.symlink("pipe", join(box.root, "pipe_link"));
@@ -96,7 +96,7 @@ Deno.test({
   name: socketTest,
   ignore: skipUnless(socketTest, granted({ name: "net" }) ? null : "needs --allow-net"),
   async fn() {
-    await using box = await sandbox();
+    await using box = await adversarialSandbox();
     const path = join(box.root, "sock");
     const listener = Deno.listen({ transport: "unix", path });
     try {
@@ -112,7 +112,7 @@ Deno.test({
 });
 
 Deno.test("special files: /dev/zero, /dev/urandom and friends through a link are outside the root", async () => {
-  await using box = await sandbox();
+  await using box = await adversarialSandbox();
   const devices = ["/dev/zero", "/dev/urandom", "/dev/null", "/dev/stdin", "/proc/self/mem"];
   for (const device of devices) {
     const name = device.slice(1).replaceAll("/", "_");
@@ -169,7 +169,7 @@ Deno.test({
   name: mknodTest,
   ignore: skipUnless(mknodTest, cannotRun("mknod")),
   async fn() {
-    await using box = await sandbox();
+    await using box = await adversarialSandbox();
     const path = join(box.root, "zero_dev");
     const made = await new Deno.Command("mknod", { args: [path, "c", "1", "5"], stderr: "null" })
       .output();
@@ -189,7 +189,7 @@ Deno.test({
 });
 
 Deno.test("special files: a directory is not a regular file for read, write or edit", async () => {
-  await using box = await sandbox();
+  await using box = await adversarialSandbox();
   await Deno.mkdir(join(box.root, "dir"));
   for (const op of ["read", "write", "edit"] as const) {
     for (const path of ["dir", "dir/", "."]) {

@@ -15,7 +15,7 @@ import type {
   FsStat,
   FsTarget,
 } from "../../provider.ts";
-import { sandbox } from "./_harness.ts";
+import { adversarialSandbox } from "./_harness.ts";
 
 const MiB = 1 << 20;
 const LIMIT = MiB; // readStreamMinSize for this test
@@ -43,7 +43,7 @@ class GrowingFs extends LocalFileSystem {
 // without it grep passes `wholeMaxSize` the same way.)
 for (const tool of ["read"] as const) {
   Deno.test(`C7.4: ${tool} of a file that grows past readStreamMinSize after its stat streams it`, async () => {
-    await using box = await sandbox();
+    await using box = await adversarialSandbox();
     const path = join(box.root, "growing.log");
     await Deno.writeTextFile(path, "first\nsecond\nthird\n" + "x\n".repeat((LIMIT - 4096) / 2));
     const fs = new GrowingFs({ roots: [box.root] });

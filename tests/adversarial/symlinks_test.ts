@@ -7,6 +7,7 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { createFsTools, LocalFileSystem } from "../../mod.ts";
 import {
+  adversarialSandbox,
   argsFor,
   assertError,
   assertNoSecret,
@@ -15,13 +16,12 @@ import {
   figure,
   OPS,
   outsideSnapshot,
-  sandbox,
   SECRET,
   tempFiles,
 } from "./_harness.ts";
 
 Deno.test("symlinks: links that lead outside, directly, relatively or through a chain, are FS_OUTSIDE_ROOT", async () => {
-  await using box = await sandbox();
+  await using box = await adversarialSandbox();
   const { root, outside, base } = box;
   await Deno.writeTextFile(join(root, "a.txt"), "alpha\n");
   await Deno.mkdir(join(root, "sub"));
@@ -88,7 +88,7 @@ Deno.test("symlinks: links that lead outside, directly, relatively or through a 
 });
 
 Deno.test("symlinks: a write through a dangling link out never creates the link's target", async () => {
-  await using box = await sandbox();
+  await using box = await adversarialSandbox();
   const { root, outside } = box;
   const links: [string, string][] = [
     ["dangle.txt", join(outside, "not_yet.txt")],
@@ -118,7 +118,7 @@ Deno.test("symlinks: a write through a dangling link out never creates the link'
 });
 
 Deno.test("symlinks: links that stay inside are followed, and a write leaves the link a link (C3.5)", async () => {
-  await using box = await sandbox();
+  await using box = await adversarialSandbox();
   const { root } = box;
   await Deno.mkdir(join(root, "sub"));
   await Deno.writeTextFile(join(root, "a.txt"), "alpha\n");
@@ -145,7 +145,7 @@ Deno.test("symlinks: links that stay inside are followed, and a write leaves the
 });
 
 Deno.test("symlinks: link loops fail with FS_IO_ERROR and create nothing", async () => {
-  await using box = await sandbox();
+  await using box = await adversarialSandbox();
   const { root } = box;
   await Deno.symlink("loop2", join(root, "loop1"));
   await Deno.symlink("loop1", join(root, "loop2"));
@@ -172,7 +172,7 @@ Deno.test("symlinks: link loops fail with FS_IO_ERROR and create nothing", async
 });
 
 Deno.test("symlinks: a symlinked root is resolved once, at construction", async () => {
-  await using box = await sandbox();
+  await using box = await adversarialSandbox();
   const { root, base } = box;
   await Deno.writeTextFile(join(root, "a.txt"), "alpha\n");
   const link = join(base, "rootlink");
@@ -205,7 +205,7 @@ Deno.test("symlinks: a symlinked root is resolved once, at construction", async 
 });
 
 Deno.test("symlinks: a hard link to an outside file is read, but write and edit replace only the link", async () => {
-  await using box = await sandbox();
+  await using box = await adversarialSandbox();
   const outsideFile = join(box.outside, "hard_secret.txt");
   await Deno.writeTextFile(outsideFile, `${SECRET} hard\n`);
   const inside = join(box.root, "hard.txt");
@@ -237,7 +237,7 @@ Deno.test("symlinks: a hard link to an outside file is read, but write and edit 
 });
 
 Deno.test("symlinks: a link from a writable root into a read-only root is FS_READ_ONLY for write and edit", async () => {
-  await using box = await sandbox();
+  await using box = await adversarialSandbox();
   const ro = join(box.base, "ro");
   await Deno.mkdir(ro);
   await Deno.writeTextFile(join(ro, "doc.txt"), "read only\n");

@@ -1,6 +1,5 @@
 // Helpers shared by more than one contract test file.
 
-import { createFsTools, type FsTools, LocalFileSystem } from "../../mod.ts";
 import { encoder } from "../_helpers.ts";
 
 export const BOM = new Uint8Array([0xef, 0xbb, 0xbf]);
@@ -111,15 +110,3 @@ export const DESCRIPTIONS = {
 };
 
 export const NAMES = ["list", "read", "write", "edit", "glob", "grep"] as const;
-
-export async function withTools(
-  fn: (tools: FsTools, root: string) => void | Promise<void>,
-  config?: { readLimit?: number },
-): Promise<void> {
-  const root = await Deno.realPath(await Deno.makeTempDir({ prefix: "toolfs_defs_" }));
-  try {
-    await fn(createFsTools({ fs: new LocalFileSystem({ roots: [root] }), config }), root);
-  } finally {
-    await Deno.remove(root, { recursive: true });
-  }
-}

@@ -6,7 +6,7 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { createFsTools, LocalFileSystem, systemPrompt } from "../../mod.ts";
-import { withSandbox } from "../_helpers.ts";
+import { sandbox } from "../_sandbox.ts";
 
 const FIXTURE = fileURLToPath(new URL("../../playground/fixtures/hints/", import.meta.url));
 
@@ -328,10 +328,10 @@ const SUCCESSES: Array<Omit<Mistake, "content" | "step"> & { after: string }> = 
 async function inFixture(
   fn: (tools: ReturnType<typeof createFsTools>, root: string) => Promise<void>,
 ): Promise<void> {
-  await withSandbox({}, async ({ root }) => {
-    await copyTree(FIXTURE, root);
-    await fn(createFsTools({ fs: new LocalFileSystem({ roots: [root] }) }), root);
-  });
+  await using box = await sandbox("local");
+  const { root } = box;
+  await copyTree(FIXTURE, root);
+  await fn(createFsTools({ fs: new LocalFileSystem({ roots: [root] }) }), root);
 }
 
 Deno.test(`C12 mistakes table: ${MISTAKES.length} wrong calls each name the next step`, async () => {

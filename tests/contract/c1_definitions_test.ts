@@ -8,7 +8,8 @@ import {
 import { systemPrompt } from "../../mod.ts";
 import { toMcpTools, toOpenAITools } from "../../formats.ts";
 import { measureDefinitions, TOKEN_BUDGET } from "../../scripts/tokens.ts";
-import { DESCRIPTIONS, NAMES, SCHEMAS, withTools } from "./_shared.ts";
+import { DESCRIPTIONS, NAMES, SCHEMAS } from "./_shared.ts";
+import { sandbox } from "../_sandbox.ts";
 
 const GUIDANCE = {
   list:
@@ -26,94 +27,93 @@ const GUIDANCE = {
 };
 
 Deno.test("C9.1: definitions are list, read, write, edit, glob, grep with the pinned descriptions, schemas and guidance", async () => {
-  await withTools((tools) => {
-    assertEquals(
-      tools.definitions,
-      NAMES.map((name) => ({
-        name,
-        description: DESCRIPTIONS[name],
-        inputSchema: SCHEMAS[name],
-        guidance: GUIDANCE[name],
-      })),
-    );
-  });
+  await using box = await sandbox("local");
+  const { tools } = box;
+  assertEquals(
+    tools.definitions,
+    NAMES.map((name) => ({
+      name,
+      description: DESCRIPTIONS[name],
+      inputSchema: SCHEMAS[name],
+      guidance: GUIDANCE[name],
+    })),
+  );
 });
 
 Deno.test("every schema is snake_case, lists required and forbids additional properties", async () => {
-  await withTools((tools) => {
-    for (const { inputSchema } of tools.definitions) {
-      assertStrictEquals(inputSchema.type, "object");
-      assertStrictEquals(inputSchema.additionalProperties, false);
-      assert(Array.isArray(inputSchema.required));
-      for (const key of Object.keys(inputSchema.properties)) assert(/^[a-z]+(_[a-z]+)*$/.test(key));
-      for (const key of inputSchema.required) assert(key in inputSchema.properties);
-    }
-  });
+  await using box = await sandbox("local");
+  const { tools } = box;
+  for (const { inputSchema } of tools.definitions) {
+    assertStrictEquals(inputSchema.type, "object");
+    assertStrictEquals(inputSchema.additionalProperties, false);
+    assert(Array.isArray(inputSchema.required));
+    for (const key of Object.keys(inputSchema.properties)) assert(/^[a-z]+(_[a-z]+)*$/.test(key));
+    for (const key of inputSchema.required) assert(key in inputSchema.properties);
+  }
 });
 
 Deno.test("read.limit advertises the configured readLimit as default and maximum", async () => {
-  await withTools((tools) => {
-    const limit = tools.definitions[1].inputSchema.properties.limit;
-    assertEquals(limit, { type: "integer", minimum: 1, maximum: 300, default: 300 });
-  }, { readLimit: 300 });
+  await using box = await sandbox("local", {}, { config: { readLimit: 300 } });
+  const { tools } = box;
+  const limit = tools.definitions[1].inputSchema.properties.limit;
+  assertEquals(limit, { type: "integer", minimum: 1, maximum: 300, default: 300 });
 });
 
 Deno.test("guidance tells when to use each tool instead of a shell, how to page, and to read before changing", async () => {
-  await withTools((tools) => {
-    const [list, read, write, edit] = tools.definitions.map((d) => d.guidance);
-    assert(list.includes("not ls"));
-    assert(read.includes("not cat") && read.includes("offset and limit"));
-    assert(
-      write.includes("not shell redirection") && write.includes("Read an existing file first"),
-    );
-    assert(edit.includes("not sed") && edit.includes("First read its current version"));
-    // Issue 21: one read line or a grep content view is enough for edit; calls in parallel;
-    // both search tools skip hidden and gitignored files.
-    assert(edit.includes("(one line is enough)") && edit.includes("a grep content view"));
-    assert(list.includes("independent calls in parallel"));
-    const [glob, grep] = tools.definitions.slice(4).map((d) => d.guidance);
-    for (const search of [glob, grep]) {
-      assert(search.includes("Hidden and gitignored files are skipped."));
-    }
-  });
+  await using box = await sandbox("local");
+  const { tools } = box;
+  const [list, read, write, edit] = tools.definitions.map((d) => d.guidance);
+  assert(list.includes("not ls"));
+  assert(read.includes("not cat") && read.includes("offset and limit"));
+  assert(
+    write.includes("not shell redirection") && write.includes("Read an existing file first"),
+  );
+  assert(edit.includes("not sed") && edit.includes("First read its current version"));
+  // Issue 21: one read line or a grep content view is enough for edit; calls in parallel;
+  // both search tools skip hidden and gitignored files.
+  assert(edit.includes("(one line is enough)") && edit.includes("a grep content view"));
+  assert(list.includes("independent calls in parallel"));
+  const [glob, grep] = tools.definitions.slice(4).map((d) => d.guidance);
+  for (const search of [glob, grep]) {
+    assert(search.includes("Hidden and gitignored files are skipped."));
+  }
 });
 
 Deno.test("systemPrompt joins the guidance in the fixed order, whatever order it is given", async () => {
-  await withTools((tools) => {
-    const expected = NAMES.map((n) => GUIDANCE[n]).join("\n\n");
-    assertStrictEquals(systemPrompt(tools.definitions), expected);
-    assertStrictEquals(systemPrompt([...tools.definitions].reverse()), expected);
-    assertStrictEquals(
-      systemPrompt([tools.definitions[3], tools.definitions[1]]),
-      `${GUIDANCE.read}\n\n${GUIDANCE.edit}`,
-    );
-    assertStrictEquals(systemPrompt([]), "");
-  });
+  await using box = await sandbox("local");
+  const { tools } = box;
+  const expected = NAMES.map((n) => GUIDANCE[n]).join("\n\n");
+  assertStrictEquals(systemPrompt(tools.definitions), expected);
+  assertStrictEquals(systemPrompt([...tools.definitions].reverse()), expected);
+  assertStrictEquals(
+    systemPrompt([tools.definitions[3], tools.definitions[1]]),
+    `${GUIDANCE.read}\n\n${GUIDANCE.edit}`,
+  );
+  assertStrictEquals(systemPrompt([]), "");
 });
 
 Deno.test("systemPrompt and the formats are byte-stable across instances of one config", async () => {
-  await withTools(async (a) => {
-    await withTools((b) => {
-      assertStrictEquals(systemPrompt(a.definitions), systemPrompt(b.definitions));
-      assertStrictEquals(
-        JSON.stringify(toOpenAITools(a.definitions)),
-        JSON.stringify(toOpenAITools(b.definitions)),
-      );
-      assertStrictEquals(
-        JSON.stringify(toMcpTools(a.definitions)),
-        JSON.stringify(toMcpTools(b.definitions)),
-      );
-    });
-  });
+  await using boxA = await sandbox("local");
+  await using boxB = await sandbox("local");
+  const [a, b] = [boxA.tools, boxB.tools];
+  assertStrictEquals(systemPrompt(a.definitions), systemPrompt(b.definitions));
+  assertStrictEquals(
+    JSON.stringify(toOpenAITools(a.definitions)),
+    JSON.stringify(toOpenAITools(b.definitions)),
+  );
+  assertStrictEquals(
+    JSON.stringify(toMcpTools(a.definitions)),
+    JSON.stringify(toMcpTools(b.definitions)),
+  );
 });
 
 Deno.test(`the six tools' name, description, schema and guidance fit ${TOKEN_BUDGET} DeepSeek V3 tokens`, async () => {
-  await withTools(async (tools) => {
-    const cost = (await measureDefinitions(tools.definitions, ["deepseek_v3"])).deepseek_v3;
-    assert(
-      cost.total <= TOKEN_BUDGET,
-      `${cost.total} DeepSeek V3 tokens, over the budget of ${TOKEN_BUDGET}`,
-    );
-    assert(cost.total > 100, "the tokenizer counted implausibly few tokens");
-  });
+  await using box = await sandbox("local");
+  const { tools } = box;
+  const cost = (await measureDefinitions(tools.definitions, ["deepseek_v3"])).deepseek_v3;
+  assert(
+    cost.total <= TOKEN_BUDGET,
+    `${cost.total} DeepSeek V3 tokens, over the budget of ${TOKEN_BUDGET}`,
+  );
+  assert(cost.total > 100, "the tokenizer counted implausibly few tokens");
 });

@@ -3,79 +3,79 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { createFsTools, DEFAULT_CONFIG } from "../../mod.ts";
-import { listText, ok, readText, toolsAt, withSandbox } from "../_helpers.ts";
+import { listText, ok, readText } from "../_helpers.ts";
+import { sandbox } from "../_sandbox.ts";
 import { RecordingFs } from "../_recording_fs.ts";
 
 Deno.test("C2 the defaults are 200 entries, 2000 lines, 2000 chars, 51200 bytes, 10 MiB, 200 paths, 100 matches, no snippet", async () => {
-  await withSandbox({}, ({ root }) => {
-    const expected = {
-      listMaxEntries: 200,
-      readLimit: 2000,
-      readMaxLineLength: 2000,
-      readMaxBytes: 51200,
-      readStreamMinSize: 10485760,
-      globMaxFiles: 200,
-      grepMaxMatches: 100,
-      editSnippet: 0,
-      readImages: true,
-      readMaxImageBytes: 5242880,
-      readMaxDocumentBytes: 20971520,
-    };
-    assert.deepEqual({ ...DEFAULT_CONFIG }, expected);
-    assert.deepEqual({ ...toolsAt(root).config }, expected);
-    return Promise.resolve();
-  });
+  await using box = await sandbox("local");
+  const expected = {
+    listMaxEntries: 200,
+    readLimit: 2000,
+    readMaxLineLength: 2000,
+    readMaxBytes: 51200,
+    readStreamMinSize: 10485760,
+    globMaxFiles: 200,
+    grepMaxMatches: 100,
+    editSnippet: 0,
+    readImages: true,
+    readMaxImageBytes: 5242880,
+    readMaxDocumentBytes: 20971520,
+  };
+  assert.deepEqual({ ...DEFAULT_CONFIG }, expected);
+  assert.deepEqual({ ...box.toolsWith().config }, expected);
+  return Promise.resolve();
 });
 
 Deno.test("C2 each config key changes what one call renders", async () => {
   const files = { "d1/": "", "d2/": "", "f.txt": "abcdefgh\n12345678\nxyz\n" };
-  await withSandbox(files, async ({ root }) => {
-    const listed = toolsAt(root, { config: { listMaxEntries: 2 } });
-    assert.equal(
-      ok(await listed.execute("list", {})),
-      listText(
-        ".",
-        ["d1/", "d2/"],
-        "(Showing 2 of 3 entries: 2 directories, 1 file. Entries are directories first, then files, each alphabetical; list a subdirectory to see the rest.)",
-      ),
-    );
-    const limited = toolsAt(root, { config: { readLimit: 2 } });
-    assert.equal(
-      ok(await limited.execute("read", { file_path: "f.txt" })),
-      readText(
-        "f.txt",
-        ["1: abcdefgh", "2: 12345678"],
-        "(Showing lines 1-2 of 3. Use offset=3 to continue.)",
-      ),
-    );
-    const narrow = toolsAt(root, { config: { readMaxLineLength: 4 } });
-    assert.equal(
-      ok(await narrow.execute("read", { file_path: "f.txt" })),
-      readText(
-        "f.txt",
-        [
-          "1: abcd... (line truncated to 4 chars)",
-          "2: 1234... (line truncated to 4 chars)",
-          "3: xyz",
-        ],
-        "(End of file - total 3 lines)",
-      ),
-    );
-    const small = toolsAt(root, { config: { readMaxBytes: 24 } });
-    assert.equal(
-      ok(await small.execute("read", { file_path: "f.txt" })),
-      readText(
-        "f.txt",
-        ["1: abcdefgh", "2: 12345678"],
-        "(Output capped at 24 bytes. Showing lines 1-2 of 3. Use offset=3 to continue.)",
-      ),
-    );
-    const fs = new RecordingFs({ roots: [root] });
-    const streamed = createFsTools({ fs, config: { readStreamMinSize: 23 } });
-    ok(await streamed.execute("read", { file_path: "f.txt" })); // 22 bytes: whole file
-    assert.ok(fs.methods.includes("readText") && !fs.methods.includes("streamText"));
-    await Deno.writeTextFile(join(root, "f.txt"), "abcdefgh\n12345678\nxyz\n!");
-    ok(await streamed.execute("read", { file_path: "f.txt" })); // 23 bytes: streamed
-    assert.ok(fs.methods.includes("streamText"));
-  });
+  await using box = await sandbox("local", files);
+  const { root } = box;
+  const listed = box.toolsWith({ config: { listMaxEntries: 2 } });
+  assert.equal(
+    ok(await listed.execute("list", {})),
+    listText(
+      ".",
+      ["d1/", "d2/"],
+      "(Showing 2 of 3 entries: 2 directories, 1 file. Entries are directories first, then files, each alphabetical; list a subdirectory to see the rest.)",
+    ),
+  );
+  const limited = box.toolsWith({ config: { readLimit: 2 } });
+  assert.equal(
+    ok(await limited.execute("read", { file_path: "f.txt" })),
+    readText(
+      "f.txt",
+      ["1: abcdefgh", "2: 12345678"],
+      "(Showing lines 1-2 of 3. Use offset=3 to continue.)",
+    ),
+  );
+  const narrow = box.toolsWith({ config: { readMaxLineLength: 4 } });
+  assert.equal(
+    ok(await narrow.execute("read", { file_path: "f.txt" })),
+    readText(
+      "f.txt",
+      [
+        "1: abcd... (line truncated to 4 chars)",
+        "2: 1234... (line truncated to 4 chars)",
+        "3: xyz",
+      ],
+      "(End of file - total 3 lines)",
+    ),
+  );
+  const small = box.toolsWith({ config: { readMaxBytes: 24 } });
+  assert.equal(
+    ok(await small.execute("read", { file_path: "f.txt" })),
+    readText(
+      "f.txt",
+      ["1: abcdefgh", "2: 12345678"],
+      "(Output capped at 24 bytes. Showing lines 1-2 of 3. Use offset=3 to continue.)",
+    ),
+  );
+  const fs = new RecordingFs({ roots: [root] });
+  const streamed = createFsTools({ fs, config: { readStreamMinSize: 23 } });
+  ok(await streamed.execute("read", { file_path: "f.txt" })); // 22 bytes: whole file
+  assert.ok(fs.methods.includes("readText") && !fs.methods.includes("streamText"));
+  await Deno.writeTextFile(join(root, "f.txt"), "abcdefgh\n12345678\nxyz\n!");
+  ok(await streamed.execute("read", { file_path: "f.txt" })); // 23 bytes: streamed
+  assert.ok(fs.methods.includes("streamText"));
 });

@@ -7,7 +7,8 @@ import { join } from "node:path";
 import fc from "fast-check";
 import { createFsTools, type FsToolsConfig, LocalFileSystem } from "../../mod.ts";
 import type { FsCallOptions, FsReadHandle, FsTarget } from "../../provider.ts";
-import { ok, readText, sandbox, toolsAt, withSandbox } from "../_helpers.ts";
+import { ok, readText } from "../_helpers.ts";
+import { sandbox } from "../_sandbox.ts";
 
 const utf8 = new TextDecoder("utf-8", { ignoreBOM: true });
 
@@ -124,63 +125,56 @@ const offsets = fc.oneof(
 );
 
 Deno.test("C4.2 streamed and whole-file reads agree with each other and the reference on random files", async () => {
-  const box = await sandbox();
-  try {
-    let run = 0;
-    await fc.assert(
-      fc.asyncProperty(
-        content,
-        caps,
-        offsets,
-        fc.option(fc.integer({ min: 1, max: 30 }), { nil: undefined }),
-        fc.constantFrom(1, 2, 3, 7, 64),
-        async (bytes, config, offset, limitWish, chunkSize) => {
-          const name = `f${run++}.txt`;
-          await Deno.writeFile(join(box.root, name), bytes);
-          const limit = limitWish === undefined ? undefined : Math.min(limitWish, config.readLimit);
-          const args = { file_path: name, offset, limit };
-          const whole = toolsAt(box.root, { config });
-          const streamed = toolsAt(
-            box.root,
-            { config: { ...config, readStreamMinSize: 0 } },
-            { chunkSize },
-          );
-          const a = await whole.execute("read", args);
-          const b = await streamed.execute("read", args);
-          assert.deepEqual(b, a);
-          const expected = expectedRead(bytes, name, offset, limit ?? config.readLimit, config);
-          assert.equal(a.content, expected.content);
-          assert.equal(a.error?.code, expected.code);
-          await Deno.remove(join(box.root, name));
-        },
-      ),
-      { numRuns: 1000 },
-    );
-  } finally {
-    await box.cleanup();
-  }
+  await using box = await sandbox("local");
+  let run = 0;
+  await fc.assert(
+    fc.asyncProperty(
+      content,
+      caps,
+      offsets,
+      fc.option(fc.integer({ min: 1, max: 30 }), { nil: undefined }),
+      fc.constantFrom(1, 2, 3, 7, 64),
+      async (bytes, config, offset, limitWish, chunkSize) => {
+        const name = `f${run++}.txt`;
+        await Deno.writeFile(join(box.root, name), bytes);
+        const limit = limitWish === undefined ? undefined : Math.min(limitWish, config.readLimit);
+        const args = { file_path: name, offset, limit };
+        const whole = box.toolsWith({ config });
+        const streamed = box.toolsWith({ config: { ...config, readStreamMinSize: 0 } }, {
+          chunkSize,
+        });
+        const a = await whole.execute("read", args);
+        const b = await streamed.execute("read", args);
+        assert.deepEqual(b, a);
+        const expected = expectedRead(bytes, name, offset, limit ?? config.readLimit, config);
+        assert.equal(a.content, expected.content);
+        assert.equal(a.error?.code, expected.code);
+        await Deno.remove(join(box.root, name));
+      },
+    ),
+    { numRuns: 1000 },
+  );
 });
 
 Deno.test("C4.2 every split of a multi-byte character across chunk boundaries reads the same", async () => {
   const text = "é€😀\r\n中e\u0301\n\uFEFF😀😀\r\nend";
   const bytes = new Uint8Array([0xef, 0xbb, 0xbf, ...enc.encode(text), 0xe2, 0x82]);
-  await withSandbox({ "m.txt": bytes }, async ({ root }) => {
-    const expected = readText("m.txt", [
-      "1: é€😀",
-      "2: 中e\u0301",
-      "3: \uFEFF😀😀",
-      "4: end\uFFFD",
-    ], "(End of file - total 4 lines)");
-    assert.equal(ok(await toolsAt(root).execute("read", { file_path: "m.txt" })), expected);
-    for (let chunkSize = 1; chunkSize <= bytes.length + 1; chunkSize++) {
-      const tools = toolsAt(root, { config: { readStreamMinSize: 0 } }, { chunkSize });
-      assert.equal(
-        ok(await tools.execute("read", { file_path: "m.txt" })),
-        expected,
-        `chunk ${chunkSize}`,
-      );
-    }
-  });
+  await using box = await sandbox("local", { "m.txt": bytes });
+  const expected = readText("m.txt", [
+    "1: é€😀",
+    "2: 中e\u0301",
+    "3: \uFEFF😀😀",
+    "4: end\uFFFD",
+  ], "(End of file - total 4 lines)");
+  assert.equal(ok(await box.toolsWith().execute("read", { file_path: "m.txt" })), expected);
+  for (let chunkSize = 1; chunkSize <= bytes.length + 1; chunkSize++) {
+    const tools = box.toolsWith({ config: { readStreamMinSize: 0 } }, { chunkSize });
+    assert.equal(
+      ok(await tools.execute("read", { file_path: "m.txt" })),
+      expected,
+      `chunk ${chunkSize}`,
+    );
+  }
 });
 
 Deno.test("C4.2 paging through a multi-MiB file streamed matches the whole-file read window by window", async () => {
@@ -188,25 +182,23 @@ Deno.test("C4.2 paging through a multi-MiB file streamed matches the whole-file 
   for (let i = 0; i < 60_000; i++) lines.push(`${i} ${"é".repeat(i % 13)}${"x".repeat(i % 50)}`);
   // Mixed breaks: every third line ends in CRLF.
   const text = lines.map((line, i) => line + (i % 3 === 0 ? "\r\n" : "\n")).join("");
-  await withSandbox({ "big.txt": text }, async ({ root }) => {
-    const size = (await Deno.stat(join(root, "big.txt"))).size;
-    assert.ok(size > 2 * 1024 * 1024, `${size}`);
-    const whole = toolsAt(root, { config: { readLimit: 500 } });
-    const streamed = toolsAt(
-      root,
-      { config: { readLimit: 500, readStreamMinSize: 0 } },
-      { chunkSize: 4093 },
-    );
-    // Forward, backward and jumping, so the streamed side reuses its line index.
-    for (const offset of [1, 30_000, 59_900, 45_000, 2, 20_000, 59_999, 60_000, 60_001, 59_501]) {
-      const args = { file_path: "big.txt", offset, limit: 500 };
-      assert.deepEqual(
-        await streamed.execute("read", args),
-        await whole.execute("read", args),
-        `offset ${offset}`,
-      );
-    }
+  await using box = await sandbox("local", { "big.txt": text });
+  const { root } = box;
+  const size = (await Deno.stat(join(root, "big.txt"))).size;
+  assert.ok(size > 2 * 1024 * 1024, `${size}`);
+  const whole = box.toolsWith({ config: { readLimit: 500 } });
+  const streamed = box.toolsWith({ config: { readLimit: 500, readStreamMinSize: 0 } }, {
+    chunkSize: 4093,
   });
+  // Forward, backward and jumping, so the streamed side reuses its line index.
+  for (const offset of [1, 30_000, 59_900, 45_000, 2, 20_000, 59_999, 60_000, 60_001, 59_501]) {
+    const args = { file_path: "big.txt", offset, limit: 500 };
+    assert.deepEqual(
+      await streamed.execute("read", args),
+      await whole.execute("read", args),
+      `offset ${offset}`,
+    );
+  }
 });
 
 /** A provider that counts the bytes a streamed read consumes. */
@@ -231,18 +223,18 @@ class CountingFs extends LocalFileSystem {
 }
 
 Deno.test("C4.2 when the byte cap ends a window the streamed read stops there", async () => {
-  await withSandbox({}, async ({ root }) => {
-    await Deno.writeTextFile(
-      join(root, "big.txt"),
-      "a line of forty characters, more or less\n".repeat(100_000),
-    );
-    const fs = new CountingFs({ roots: [root], chunkSize: 4096 });
-    const tools = createFsTools({ fs, config: { readStreamMinSize: 0, readMaxBytes: 1000 } });
-    const result = await tools.execute("read", { file_path: "big.txt", offset: 10 });
-    assert.equal(
-      result.content.split("\n").at(-2),
-      "(Output capped at 1000 bytes. Showing lines 10-31. Use offset=32 to continue.)",
-    );
-    assert.ok(fs.consumed < 64 * 1024, `consumed ${fs.consumed} bytes of a 4 MB file`);
-  });
+  await using box = await sandbox("local");
+  const { root } = box;
+  await Deno.writeTextFile(
+    join(root, "big.txt"),
+    "a line of forty characters, more or less\n".repeat(100_000),
+  );
+  const fs = new CountingFs({ roots: [root], chunkSize: 4096 });
+  const tools = createFsTools({ fs, config: { readStreamMinSize: 0, readMaxBytes: 1000 } });
+  const result = await tools.execute("read", { file_path: "big.txt", offset: 10 });
+  assert.equal(
+    result.content.split("\n").at(-2),
+    "(Output capped at 1000 bytes. Showing lines 10-31. Use offset=32 to continue.)",
+  );
+  assert.ok(fs.consumed < 64 * 1024, `consumed ${fs.consumed} bytes of a 4 MB file`);
 });

@@ -6,7 +6,7 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { LocalFileSystem } from "../../mod.ts";
 import { readDirEntries } from "../../src/provider/local/_read_dir.ts";
-import { withSandbox } from "../_helpers.ts";
+import { sandbox } from "../_sandbox.ts";
 
 async function expected(path: string): Promise<string[]> {
   const out: string[] = [];
@@ -18,44 +18,44 @@ async function expected(path: string): Promise<string[]> {
 }
 
 Deno.test("read_dir: a big directory lists the same entries and types as Deno.readDir", async () => {
-  await withSandbox({}, async ({ root }) => {
-    const big = join(root, "big");
-    await Deno.mkdir(big);
-    for (let i = 0; i < 1500; i++) {
-      const name = join(big, `entry-with-a-longish-name-${i}`);
-      if (i % 7 === 0) await Deno.mkdir(name);
-      else await Deno.writeFile(name, new Uint8Array());
-    }
-    await Deno.symlink("entry-with-a-longish-name-1", join(big, "link"));
-    const size = (await Deno.stat(big)).size;
-    const want = await expected(big);
-    // Once as the directory's real size says, once forced through the worker, once in place.
-    for (const sizeHint of [size, 1 << 30, 1]) {
-      const got = (await readDirEntries(big, sizeHint)).map((e) => `${e.type} ${e.name}`).sort();
-      assert.deepEqual(got, want, `size hint ${sizeHint}`);
-    }
-    const fs = new LocalFileSystem({ roots: [root] });
-    const listed = await fs.listDir(await fs.resolve("big", { cwd: root, op: "list" }));
-    assert.equal(listed.length, 1501);
-  });
+  await using box = await sandbox("local");
+  const { root } = box;
+  const big = join(root, "big");
+  await Deno.mkdir(big);
+  for (let i = 0; i < 1500; i++) {
+    const name = join(big, `entry-with-a-longish-name-${i}`);
+    if (i % 7 === 0) await Deno.mkdir(name);
+    else await Deno.writeFile(name, new Uint8Array());
+  }
+  await Deno.symlink("entry-with-a-longish-name-1", join(big, "link"));
+  const size = (await Deno.stat(big)).size;
+  const want = await expected(big);
+  // Once as the directory's real size says, once forced through the worker, once in place.
+  for (const sizeHint of [size, 1 << 30, 1]) {
+    const got = (await readDirEntries(big, sizeHint)).map((e) => `${e.type} ${e.name}`).sort();
+    assert.deepEqual(got, want, `size hint ${sizeHint}`);
+  }
+  const fs = new LocalFileSystem({ roots: [root] });
+  const listed = await fs.listDir(await fs.resolve("big", { cwd: root, op: "list" }));
+  assert.equal(listed.length, 1501);
 });
 
 Deno.test("read_dir: the worker's errors are Deno's error classes", async () => {
-  await withSandbox({}, async ({ root }) => {
-    await assert.rejects(readDirEntries(join(root, "missing"), 1 << 30), Deno.errors.NotFound);
-    await Deno.writeTextFile(join(root, "file"), "x");
-    await assert.rejects(readDirEntries(join(root, "file"), 1 << 30), Deno.errors.NotADirectory);
-  });
+  await using box = await sandbox("local");
+  const { root } = box;
+  await assert.rejects(readDirEntries(join(root, "missing"), 1 << 30), Deno.errors.NotFound);
+  await Deno.writeTextFile(join(root, "file"), "x");
+  await assert.rejects(readDirEntries(join(root, "file"), 1 << 30), Deno.errors.NotADirectory);
 });
 
 Deno.test("read_dir: an aborted read of a big directory rejects with the abort", async () => {
-  await withSandbox({ "a/": "" }, async ({ root }) => {
-    const controller = new AbortController();
-    controller.abort();
-    await assert.rejects(readDirEntries(join(root, "a"), 1 << 30, controller.signal));
-    const pending = new AbortController();
-    const read = readDirEntries(join(root, "a"), 1 << 30, pending.signal);
-    pending.abort();
-    await assert.rejects(read);
-  });
+  await using box = await sandbox("local", { "a/": "" });
+  const { root } = box;
+  const controller = new AbortController();
+  controller.abort();
+  await assert.rejects(readDirEntries(join(root, "a"), 1 << 30, controller.signal));
+  const pending = new AbortController();
+  const read = readDirEntries(join(root, "a"), 1 << 30, pending.signal);
+  pending.abort();
+  await assert.rejects(read);
 });
