@@ -32,18 +32,19 @@ export async function pumpDown(up: Deno.Conn, slot: Slot): Promise<void> {
 }
 
 /**
- * The request body, from the client to the inner server, until `end` says it is complete (then
- * the slot is in its response phase); what the client sends after it is not passed on.
+ * The request body, from the client to the inner server, until `end` says it is complete (none
+ * when `end` is `null`); then the slot is in its response phase, and what the client sends is
+ * read and dropped until it closes, which ends the call (the inner server is told by `close`).
  */
 export async function pumpUp(
   slot: Slot,
   up: Deno.Conn,
-  end: BodyEnd,
+  end: BodyEnd | null,
   rest: Uint8Array,
 ): Promise<void> {
   const buffer = new Uint8Array(16 * 1024);
   let bytes = rest;
-  for (;;) {
+  while (end) {
     const at = end.feed(bytes);
     await writeAll(up, at < 0 ? bytes : bytes.subarray(0, at));
     if (at >= 0) break;
@@ -53,6 +54,9 @@ export async function pumpUp(
     bytes = buffer.subarray(0, n);
   }
   slot.phase = "response";
+  while (await slot.conn.read(buffer) !== null) {
+    // nothing more is passed on (one request a connection)
+  }
 }
 
 /**

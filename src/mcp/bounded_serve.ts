@@ -205,9 +205,10 @@ export async function serveBounded(
       await writeAll(upstream, closeConnection(head.head));
       const up = upstream;
       // Response down (from the start: a 100 Continue, an early refusal); its end ends the
-      // connection. Request body up, until it is complete.
+      // connection. Request body up, until it is complete; the client gone ends the call (the
+      // inner server sees its connection close).
       const down = pumpDown(up, slot);
-      if (end) pumpUp(slot, up, end, head.rest).catch(() => {});
+      pumpUp(slot, up, end, head.rest).catch(() => {}).finally(() => closeQuietly(up));
       await down;
     } catch {
       // a peer gone, a descriptor refused: this connection ends, the server goes on

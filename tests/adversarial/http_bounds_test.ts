@@ -10,6 +10,7 @@ import {
   ok as assert,
 } from "node:assert/strict";
 import { serveHttp } from "../../mcp.ts";
+import { serveBounded } from "../../src/mcp/bounded_serve.ts";
 import { withSandbox } from "../_helpers.ts";
 import { PLAYGROUND_PERMISSIONS, startPlayground } from "../_playground_process.ts";
 import { sandbox } from "../_sandbox.ts";
@@ -351,6 +352,41 @@ Deno.test({
       assertEquals(playground.code, undefined, playground.output);
     } finally {
       await playground.stop();
+    }
+  },
+});
+
+Deno.test({
+  name: "issue 19.6: a body has a deadline too; chunked and sized bodies pass whole",
+  ignore: netAndRun,
+  async fn() {
+    const server = await serveBounded(
+      // onError: the handler of the request cut off throws (its body is gone).
+      { hostname: "127.0.0.1", port: 0, requestTimeoutMs: 1_500, onError: () => new Response() },
+      async (request) => new Response(String((await request.arrayBuffer()).byteLength)),
+    );
+    const url = `http://127.0.0.1:${server.addr.port}/`;
+    try {
+      const sized = await fetch(url, { method: "POST", body: "x".repeat(100_000) });
+      assertEquals(await sized.text(), "100000");
+      const stream = ReadableStream.from([new Uint8Array(70_000), new Uint8Array(30_000)]);
+      const chunked = await fetch(url, { method: "POST", body: stream });
+      assertEquals(await chunked.text(), "100000");
+      // A complete head, then a body a byte at a time: closed once head and body are overdue.
+      const conn = await Deno.connect({ hostname: "127.0.0.1", port: server.addr.port });
+      await conn.write(new TextEncoder().encode("POST / HTTP/1.1\r\nContent-Length: 50\r\n\r\n"));
+      const started = Date.now();
+      let closed = false;
+      for (let i = 0; i < 50 && !closed; i++) {
+        await pause(200);
+        closed = await conn.write(Uint8Array.of(120)).then(() => false, () => true);
+      }
+      conn.close();
+      assert(closed, "a body trickled for 10 s was never cut off");
+      assert(Date.now() - started < 5_000, `cut off after ${Date.now() - started} ms`);
+      assertEquals(await (await fetch(url, { method: "POST", body: "ok" })).text(), "2");
+    } finally {
+      await server.shutdown();
     }
   },
 });
