@@ -67,8 +67,6 @@ export interface BoundedServer {
   addr: Deno.NetAddr;
   /** Connections open now. */
   readonly connections: number;
-  /** Connections closed so far to make room for others (the slowest, see the module). */
-  readonly evicted: number;
   /** Resolves once the server has stopped. */
   finished: Promise<void>;
   /** Stops accepting, closes every connection and the inner server. */
@@ -126,7 +124,6 @@ export async function serveBounded(
   /** Accepted while full with nothing to evict yet: connections and when they came. */
   const waiting = new Map<Deno.Conn, number>();
   let stopped = false;
-  let evicted = 0;
 
   const drop = (slot: Slot): void => {
     open.delete(slot.conn);
@@ -174,7 +171,6 @@ export async function serveBounded(
     }
     if (!victim) return false;
     drop(victim);
-    evicted++;
     return true;
   };
 
@@ -246,9 +242,6 @@ export async function serveBounded(
     addr: listener.addr as Deno.NetAddr,
     get connections() {
       return open.size;
-    },
-    get evicted() {
-      return evicted;
     },
     finished,
     async shutdown() {
@@ -354,7 +347,6 @@ async function serveDirect(
   return {
     addr: await promise,
     connections: 0,
-    evicted: 0,
     finished: server.finished,
     shutdown: () => server.shutdown(),
   };
