@@ -41,6 +41,11 @@ function reason(): string | null {
   if (!granted({ name: "ffi" })) return "needs --allow-ffi (inotify through libc)";
   const uid = granted({ name: "sys", kind: "uid" }) ? Deno.uid() : null;
   if (uid !== 0) return "needs root and --allow-sys=uid (runs the attacker as nobody)";
+  try {
+    new Inotify(true).close();
+  } catch (error) {
+    return `needs inotify through libc.so.6: ${(error as Error).message}`;
+  }
   return cannotRun("setpriv");
 }
 
