@@ -11,6 +11,11 @@
 // reads the decoy (the reviewer's), and while the search itself reads it too. The attack fired
 // in a trial when toolfs opened the outside file during it (a root-side inotify watch sees
 // that; nothing else reads it). Linux only, as root with --allow-ffi; slow.
+//
+// Measured (40 trials): 0.2.0 (fca4e20, the version the reviewer tested) was right in 40/40
+// (path checks) and 35/40 (descriptor checks) in the prefilter window. Before grep counted a file
+// failing its check as searched, the footer's "<s> files searched" told the bit in the search
+// window (and in path checks, with no prefilter): 20/20. Now 20-21/40.
 
 import assert from "node:assert/strict";
 import { join } from "node:path";
