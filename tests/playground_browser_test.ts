@@ -167,7 +167,8 @@ Deno.test({
       assert(aText !== bText);
       await page.reload();
       await a.getByTestId("output").waitFor();
-      await b.getByTestId("output").waitFor();
+      // The calls re-run in order: B shows its list before its read comes back.
+      await b.locator(".pane-title", { hasText: "Read notes/crlf.txt" }).waitFor();
       assertEquals(await a.getByTestId("output").textContent(), aText);
       assertEquals(await b.getByTestId("output").textContent(), bText);
       assert(await page.getByTestId("toggle-diff").isChecked());
@@ -175,7 +176,8 @@ Deno.test({
       other.on("pageerror", (error) => errors.push(error.message));
       const hash = new URL(shared).hash;
       await other.goto(`${server.url}${hash}`);
-      await other.getByTestId("pane-b").getByTestId("output").waitFor();
+      await other.getByTestId("pane-b").locator(".pane-title", { hasText: "Read notes/crlf.txt" })
+        .waitFor();
       assertEquals(await other.getByTestId("pane-a").getByTestId("output").textContent(), aText);
       assertEquals(await other.getByTestId("pane-b").getByTestId("output").textContent(), bText);
       assertEquals(await other.getByTestId("arg-file_path").inputValue(), "notes/crlf.txt");

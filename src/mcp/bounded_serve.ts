@@ -1,17 +1,25 @@
 /**
- * An HTTP server that stays up when file descriptors run out and holds no connection forever
- * (MCP over HTTP and the playground). `Deno.serve` stops for good when `accept` fails with
- * EMFILE and has neither a connection cap nor a deadline for a request's head, so a half-open
- * connection (slowloris) is held as long as the peer likes. Here the public socket is accepted
- * by a loop of our own, which:
+ * An HTTP server that stays up when file descriptors run out and that neither a half-open nor a
+ * slow client can fill (MCP over HTTP and the playground). `Deno.serve` stops for good when
+ * `accept` fails with EMFILE and has neither a connection cap nor a deadline for a request, so a
+ * peer sending a byte now and then holds its connection as long as it likes. Here the public
+ * socket is accepted by a loop of our own, which:
  *
- * - keeps at most `maxConnections` connections open (one more is closed at once);
- * - closes a connection whose request head has not fully arrived within `headerTimeoutMs`, or
- *   is larger than 64 KiB;
- * - rewrites the head to `Connection: close`, so every request on the wire gets that deadline
+ * - keeps at most `maxConnections` connections open;
+ * - closes a connection whose request head has not fully arrived within `headerTimeoutMs` (or is
+ *   larger than 64 KiB), whose head and body together have not within `requestTimeoutMs`, or
+ *   whose client has not taken a byte of the response for `requestTimeoutMs`;
+ * - when full, makes room for a new connection by closing the one that is slowest: among those
+ *   open for a second or more that are still sending their request, the fewest bytes a second
+ *   since they opened (the oldest on a tie), or else one whose client has not taken the response
+ *   for a second; with neither, the new connection waits for room (2 s at most, 64 such at
+ *   most; then it is closed). A connection that sends its request in its first second (any
+ *   ordinary client) is never closed this way, and once its request is in, only the deadlines
+ *   above apply;
+ * - rewrites the head to `Connection: close`, so every request on the wire gets those deadlines
  *   (one request a connection: a kept-alive idle connection cannot wait for free);
- * - waits and retries when `accept` fails (EMFILE, ENFILE), and closes a connection it cannot
- *   carry on instead of failing.
+ * - waits and retries when `accept` fails (EMFILE, ENFILE), closing the slowest connection as
+ *   above to free a descriptor, and closes a connection it cannot carry on instead of failing.
  *
  * A request whose head arrived is handed, bytes untouched but that header, to `Deno.serve` on a
  * Unix socket in a private temporary directory (0700), restarted if it ever stops; without
@@ -22,6 +30,9 @@
  * @module
  */
 
+import { bodyEnd, closeConnection } from "./_http_framing.ts";
+import { pumpDown, pumpUp, readHead, type Slot, writeAll } from "./_http_relay.ts";
+
 /** Options of {@linkcode serveBounded}. */
 export interface BoundedServeOptions {
   /** The interface to listen on. */
@@ -29,7 +40,7 @@ export interface BoundedServeOptions {
   /** The port; 0 picks a free one. */
   port: number;
   /**
-   * Open connections at most; one more is closed at once.
+   * Open connections at most; one more closes the slowest (see the module) or is closed.
    * @default {256}
    */
   maxConnections?: number;
@@ -38,6 +49,12 @@ export interface BoundedServeOptions {
    * @default {10000}
    */
   headerTimeoutMs?: number;
+  /**
+   * How long a connection may take to send a whole request (head and body), and how long a
+   * client may leave the response untaken, in ms.
+   * @default {30000}
+   */
+  requestTimeoutMs?: number;
   /** Answers a request the handler threw on. */
   onError?: (error: unknown) => Response | Promise<Response>;
   /** Where events worth a line go (accept failures, a restarted inner server). */
@@ -56,8 +73,13 @@ export interface BoundedServer {
   shutdown(): Promise<void>;
 }
 
-const MAX_HEAD_BYTES = 64 * 1024;
-const HEAD_END = [13, 10, 13, 10];
+/** A connection younger than this, or a response untaken for less, is never evicted. */
+const EVICT_AFTER_MS = 1000;
+/** How often the deadlines are checked. */
+const SWEEP_MS = 250;
+/** Connections accepted while full that wait for room, at most, and for how long. */
+const MAX_WAITING = 64;
+const WAIT_MS = 2 * EVICT_AFTER_MS;
 
 /**
  * Serves `handler` on `hostname:port` with the bounds above.
@@ -83,6 +105,7 @@ export async function serveBounded(
 ): Promise<BoundedServer> {
   const maxConnections = options.maxConnections ?? 256;
   const headerTimeoutMs = options.headerTimeoutMs ?? 10_000;
+  const requestTimeoutMs = options.requestTimeoutMs ?? 30_000;
   const log = options.log ?? (() => {});
   preloadSignals();
   const inner = new InnerServer(handler, options.onError, log);
@@ -97,27 +120,99 @@ export async function serveBounded(
     return serveDirect(options, handler);
   }
   const listener = Deno.listen({ hostname: options.hostname, port: options.port });
-  const open = new Set<Deno.Conn>();
+  const open = new Map<Deno.Conn, Slot>();
+  /** Accepted while full with nothing to evict yet: connections and when they came. */
+  const waiting = new Map<Deno.Conn, number>();
   let stopped = false;
 
-  const carry = async (conn: Deno.Conn): Promise<void> => {
+  const drop = (slot: Slot): void => {
+    open.delete(slot.conn);
+    closeQuietly(slot.conn);
+  };
+
+  // The deadlines: a head, a whole request, a response the client does not take.
+  const sweeper = setInterval(() => {
+    const now = Date.now();
+    for (const slot of open.values()) {
+      const age = now - slot.since;
+      if (
+        (slot.phase === "head" && age > headerTimeoutMs) ||
+        (slot.phase !== "response" && age > requestTimeoutMs) ||
+        (slot.writing !== null && now - slot.writing > requestTimeoutMs)
+      ) drop(slot);
+    }
+    for (const [conn, since] of waiting) {
+      if (now - since > WAIT_MS) {
+        waiting.delete(conn);
+        closeQuietly(conn);
+      }
+    }
+    admitWaiting();
+  }, SWEEP_MS);
+
+  /** Closes the slowest connection that may be closed for another; whether there was one. */
+  const evict = (): boolean => {
+    const now = Date.now();
+    let victim: Slot | undefined;
+    let lowest = Infinity;
+    for (const slot of open.values()) {
+      let rate: number;
+      if (slot.phase !== "response") {
+        const age = now - slot.since;
+        if (age < EVICT_AFTER_MS) continue;
+        rate = slot.bytes / (age / 1000);
+      } else if (slot.writing !== null && now - slot.writing >= EVICT_AFTER_MS) {
+        rate = 0; // its client takes nothing
+      } else continue;
+      if (rate < lowest || (rate === lowest && slot.since < victim!.since)) {
+        victim = slot;
+        lowest = rate;
+      }
+    }
+    if (!victim) return false;
+    drop(victim);
+    return true;
+  };
+
+  const admit = (conn: Deno.Conn): void => {
+    const slot: Slot = { conn, since: Date.now(), bytes: 0, phase: "head", writing: null };
+    open.set(conn, slot);
+    carry(slot);
+  };
+
+  /** Gives waiting connections, oldest first, the room there is or can be made. */
+  const admitWaiting = (): void => {
+    for (const conn of waiting.keys()) {
+      if (stopped || (open.size >= maxConnections && !evict())) return;
+      waiting.delete(conn);
+      admit(conn);
+    }
+  };
+
+  const carry = async (slot: Slot): Promise<void> => {
+    const { conn } = slot;
     let upstream: Deno.Conn | undefined;
     try {
-      const head = await readHead(conn, headerTimeoutMs);
+      const head = await readHead(slot);
       if (head === null || stopped) return;
       upstream = await inner.connect();
+      const end = bodyEnd(head.head);
+      slot.phase = end ? "body" : "response";
       await writeAll(upstream, closeConnection(head.head));
-      if (head.rest.length) await writeAll(upstream, head.rest);
       const up = upstream;
-      // Request body up, response down; the response's end ends the connection.
-      conn.readable.pipeTo(up.writable).catch(() => {});
-      await up.readable.pipeTo(conn.writable).catch(() => {});
+      // Response down (from the start: a 100 Continue, an early refusal); its end ends the
+      // connection. Request body up, until it is complete; the client gone ends the call (the
+      // inner server sees its connection close).
+      const down = pumpDown(up, slot);
+      pumpUp(slot, up, end, head.rest).catch(() => {}).finally(() => closeQuietly(up));
+      await down;
     } catch {
       // a peer gone, a descriptor refused: this connection ends, the server goes on
     } finally {
-      open.delete(conn);
+      if (open.get(conn) === slot) open.delete(conn);
       closeQuietly(conn);
       if (upstream) closeQuietly(upstream);
+      admitWaiting();
     }
   };
 
@@ -131,16 +226,14 @@ export async function serveBounded(
         if (stopped || error instanceof Deno.errors.BadResource) break;
         if (!warned) log(`accept failed, retrying: ${(error as Error).message}`);
         warned = true;
+        evict(); // a descriptor for the next one, if a slow connection holds one
         await delay(50);
         continue;
       }
       warned = false;
-      if (open.size >= maxConnections) {
-        closeQuietly(conn);
-        continue;
-      }
-      open.add(conn);
-      carry(conn);
+      if (open.size < maxConnections || evict()) admit(conn);
+      else if (waiting.size < MAX_WAITING) waiting.set(conn, Date.now());
+      else closeQuietly(conn);
     }
   };
   const finished = acceptLoop();
@@ -154,8 +247,9 @@ export async function serveBounded(
     async shutdown() {
       if (stopped) return finished;
       stopped = true;
+      clearInterval(sweeper);
       closeQuietly(listener);
-      for (const conn of open) closeQuietly(conn);
+      for (const conn of [...open.keys(), ...waiting.keys()]) closeQuietly(conn);
       await finished;
       await inner.stop();
     },
@@ -276,63 +370,6 @@ let signalsLoaded = false;
 
 function isPermission(error: unknown): boolean {
   return error instanceof Deno.errors.NotCapable || error instanceof Deno.errors.PermissionDenied;
-}
-
-/**
- * The request head (through the blank line) and the bytes read past it, or `null` when the
- * peer closed, was too slow or sent a head over 64 KiB.
- */
-async function readHead(
-  conn: Deno.Conn,
-  timeoutMs: number,
-): Promise<{ head: Uint8Array; rest: Uint8Array } | null> {
-  const timer = setTimeout(() => closeQuietly(conn), timeoutMs);
-  try {
-    let buffer = new Uint8Array(0);
-    const chunk = new Uint8Array(16 * 1024);
-    for (;;) {
-      const n = await conn.read(chunk);
-      if (n === null) return null;
-      const joined = new Uint8Array(buffer.length + n);
-      joined.set(buffer);
-      joined.set(chunk.subarray(0, n), buffer.length);
-      const from = Math.max(0, buffer.length - 3);
-      buffer = joined;
-      const end = indexOfHeadEnd(buffer, from);
-      if (end >= 0) return { head: buffer.subarray(0, end), rest: buffer.subarray(end) };
-      if (buffer.length > MAX_HEAD_BYTES) return null;
-    }
-  } catch {
-    return null;
-  } finally {
-    clearTimeout(timer);
-  }
-}
-
-function indexOfHeadEnd(bytes: Uint8Array, from: number): number {
-  outer: for (let i = from; i + 4 <= bytes.length; i++) {
-    for (let k = 0; k < 4; k++) if (bytes[i + k] !== HEAD_END[k]) continue outer;
-    return i + 4;
-  }
-  return -1;
-}
-
-/** The head with its `Connection` and `Keep-Alive` headers replaced by `Connection: close`. */
-function closeConnection(head: Uint8Array): Uint8Array {
-  let text = "";
-  for (const byte of head) text += String.fromCharCode(byte);
-  const lines = text.slice(0, -4).split("\r\n");
-  const kept = lines.filter((line, i) => i === 0 || !/^(connection|keep-alive)\s*:/i.test(line));
-  kept.push("Connection: close");
-  const out = kept.join("\r\n") + "\r\n\r\n";
-  const bytes = new Uint8Array(out.length);
-  for (let i = 0; i < out.length; i++) bytes[i] = out.charCodeAt(i);
-  return bytes;
-}
-
-async function writeAll(conn: Deno.Conn, bytes: Uint8Array): Promise<void> {
-  let at = 0;
-  while (at < bytes.length) at += await conn.write(bytes.subarray(at));
 }
 
 function closeQuietly(resource: { close(): void }): void {

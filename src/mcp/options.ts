@@ -107,7 +107,8 @@ export interface ServeHttpOptions extends McpServerOptions {
    */
   maxSessions?: number;
   /**
-   * Open connections at most; one more is closed at once.
+   * Open connections at most; one more closes the slowest still sending its request (or not
+   * taking its response), or waits up to 2 s for room and is then closed.
    * @default {256}
    */
   maxConnections?: number;

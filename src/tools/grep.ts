@@ -158,6 +158,10 @@ async function runGrep(
     } catch (error) {
       if (signal?.aborted) throw new FsError("FS_ABORTED");
       if (single) throw error;
+      // A read through a directory swapped for a link is checked only once it matched
+      // (`verifyIf`): one without a match counts as searched, so one that failed the check
+      // must too, or the count would tell what the file outside holds (issue 19).
+      if (error instanceof FsError && error.code === "FS_OUTSIDE_ROOT") searched++;
       return; // unreadable or binary: skipped in a directory search
     }
     searched++;

@@ -111,7 +111,7 @@ async function missingDecoys(
 // note: with this uniform swap loop (not the reviewer's inotify timing, which swaps exactly
 // while the prefilter reads), 0.2.0 also showed no clear difference (88.5% vs 89.0% missing,
 // 40 calls): the frozen race above is the test that failed on 0.2.0; this one guards the live
-// behaviour.
+// behaviour. oracle_inotify_test.ts runs the reviewer's inotify-timed attack (0.2.0: 40/40).
 for (const mode of MODES) {
   const name =
     `issue 19: whether a decoy is reported does not tell what the outside file holds (${mode.name})`;
