@@ -98,6 +98,11 @@ export class EditScan {
     if (this.#crlf && this.#crlf !== this.#plain) this.#crlf.scan(window, at);
   }
 
+  /** Where `oldString` (as written) occurs in the bytes fed so far. */
+  get positions(): readonly number[] {
+    return this.#plain.positions;
+  }
+
   /** The file's first bytes, as far as fed: what the binary rule (C4.2) reads. */
   get head(): Uint8Array {
     return this.#head;

@@ -56,6 +56,34 @@ Deno.test("C4.4/C6 streamed edit across the 4 MiB read boundary: file, text and 
   assert.deepEqual(await temporaries(box.root), []);
 });
 
+Deno.test("C4.4/C6 one-pass streamed edits (no line break): across the 4 MiB read, at the start, at the end", async () => {
+  const old = lines(5 * MiB);
+  await using box = await sandbox("local", { "big.txt": old });
+  await box.run("read", { file_path: "big.txt", limit: 1 });
+  let text = old;
+  const lastLine = lineAt(old, old.length - 2);
+  for (
+    const [from, to] of [
+      [lineAt(old, 4 * MiB - 3).slice(0, 40), "across"],
+      ["000000000 2026", ""],
+      [lastLine.slice(0, lastLine.length - 1), "the last line, longer than it was"],
+    ]
+  ) {
+    const result = await box.run("edit", {
+      file_path: "big.txt",
+      old_string: from,
+      new_string: to,
+    });
+    assert.equal(result.content, "The file big.txt has been updated successfully.");
+    const value = result.value as { before: string; after: string };
+    assert.equal(value.before, text);
+    text = text.replace(from, to);
+    assert.equal(value.after, text);
+    assert.equal(await box.read("big.txt"), text);
+  }
+  assert.deepEqual(await temporaries(box.root), []);
+});
+
 Deno.test("C5.4/C6 a second streamed edit needs no read, and both values' texts stay right", async () => {
   const old = lines(4 * MiB + 12345);
   await using box = await sandbox("local", { "big.txt": old });

@@ -40,6 +40,7 @@ const CHUNK = 4 << 20;
  * little, and their `before` is in memory at once.
  */
 const STREAM_MIN_SIZE = 4 << 20;
+const encoder = new TextEncoder();
 /** Read buffers kept for the next streamed edit (a fresh one costs its page faults). */
 const pool: Uint8Array[] = [];
 const POOL_MAX = 4;
@@ -94,29 +95,50 @@ export async function streamOrRead(
   if (!isReplaceRequest(request) || !streamable(info, request)) {
     return await readLocked(versions, locked, precondition, signal);
   }
-  const plan = await planStreamed(held, info, request, precondition, versions, CHUNK, signal);
-  if (!plan) {
+  let plan: StreamedPlan | null = null;
+  let version: string;
+  const options = { keep: info, createOnly: false, signal };
+  try {
+    if (onePass(request)) {
+      // Written as it is read: the temporary file is dropped unless the plan is one to commit.
+      const written = writtenAsRead(held, info, request, precondition, versions, signal);
+      version = await replacer.replace(dir, name, written.content, options);
+      plan = written.plan();
+    } else {
+      plan = await planStreamed(held, info, request, precondition, versions, CHUNK, signal);
+      if (!plan) throw UNPLANNED;
+      version = await replacer.replace(dir, name, streamedContent(held, plan, signal), options);
+    }
+  } catch (error) {
+    if (error !== UNPLANNED) throw error;
     held.seekSync(0, Deno.SeekMode.Start); // lseek does no I/O: no need for a thread hop
     return await readLocked(versions, locked, precondition, signal);
   }
-  const content = streamedContent(held, plan, CHUNK, signal);
-  const version = await replacer.replace(dir, name, content, {
-    keep: info,
-    createOnly: false,
-    signal,
-  });
   const replaced = { file: held, info, length: plan.before };
   const before = keepWritten(`${dir.at}/${name}`, version, replaced, plan);
   return lazyReplaceOutcome(before, { ...plan, length: plan.after }, version);
 }
 
+/** Thrown (and caught) when a streamed edit must hand over to the whole-file path. */
+const UNPLANNED = new Error("not planned by streaming");
+
 /**
- * Reads the locked `file` (of `info`) from its start through a reused buffer, planning
- * `request` and, for a `version` precondition, digesting it: `FS_STALE` when the version is
- * not the precondition's. `null` when the whole-file path must decide (the file is not exactly
- * `info.size` bytes now, looks binary, or the match is not one the edit makes).
+ * Whether the edit is made in one pass, written as read: a unique replacement (its new length
+ * known in advance) with no line break, so no `\r\n` variant waits on the whole file's breaks.
  */
-async function planStreamed(
+function onePass(request: FsReplaceRequest): boolean {
+  return !request.replaceAll && !`${request.oldString}${request.newString}`.includes("\n");
+}
+
+/**
+ * Reads the locked `file` (of `info`) from its start through a reused buffer, feeding `scan`
+ * window by window (each window starts with the overlap the scan keeps) and, for a `version`
+ * precondition, digesting it; `each` sees every window once scanned, before the next read
+ * overwrites it. Then checks the precondition (`FS_STALE`) and returns the plan, or `null` when
+ * the whole-file path must decide: the file is not exactly `info.size` bytes now, looks binary,
+ * or the match is not one the edit makes.
+ */
+async function scanFile(
   file: Deno.FsFile,
   info: Deno.FileInfo,
   request: FsReplaceRequest,
@@ -124,6 +146,7 @@ async function planStreamed(
   versions: Versioner,
   chunkSize: number,
   signal?: AbortSignal,
+  each?: (window: Uint8Array, at: number, keep: number, scan: EditScan) => Promise<void>,
 ): Promise<StreamedPlan | null> {
   const scan = new EditScan(request);
   const digest = precondition.kind === "version" ? versions.stream(info.size) : null;
@@ -141,8 +164,10 @@ async function planStreamed(
       const window = buffer.subarray(0, keep + n);
       digest?.update(window.subarray(keep));
       scan.feed(window, total - keep, n);
+      const at = total - keep;
       total += n;
-      keep = Math.min(scan.overlap, window.length);
+      keep = total < info.size ? Math.min(scan.overlap, window.length) : 0;
+      await each?.(window, at, keep, scan);
       buffer.copyWithin(0, window.length - keep, window.length);
     }
   } finally {
@@ -160,6 +185,62 @@ async function planStreamed(
   return { ...plan, before: total, after };
 }
 
+/** {@linkcode scanFile}, writing nothing: the plan of a later pass. */
+function planStreamed(
+  file: Deno.FsFile,
+  info: Deno.FileInfo,
+  request: FsReplaceRequest,
+  precondition: FsPrecondition,
+  versions: Versioner,
+  chunkSize: number,
+  signal?: AbortSignal,
+): Promise<StreamedPlan | null> {
+  return scanFile(file, info, request, precondition, versions, chunkSize, signal);
+}
+
+/**
+ * The new content of `file` made in one pass ({@linkcode onePass}): each window's bytes are
+ * written once no later occurrence can cover them, the occurrence found replaced. `emit`
+ * throws {@linkcode UNPLANNED} (the temporary file is then dropped) when the file turns out
+ * binary, holds no occurrence or more than one, or is not the size it had; `plan` is the plan
+ * once `emit` has returned.
+ */
+function writtenAsRead(
+  file: Deno.FsFile,
+  info: Deno.FileInfo,
+  request: FsReplaceRequest,
+  precondition: FsPrecondition,
+  versions: Versioner,
+  signal?: AbortSignal,
+): { content: ContentStream; plan(): StreamedPlan } {
+  const needleLength = encoder.encode(request.oldString).length;
+  const replacement = encoder.encode(request.newString);
+  let plan: StreamedPlan | null = null;
+  const content: ContentStream = {
+    length: info.size + replacement.length - needleLength,
+    async emit(write) {
+      let done = 0; // the old bytes before this are written (or replaced)
+      const each = async (window: Uint8Array, at: number, keep: number, scan: EditScan) => {
+        if (looksBinary(scan.head)) throw UNPLANNED;
+        const found = scan.positions;
+        if (found.length > 1) throw UNPLANNED;
+        const end = at + window.length - keep; // later windows may still find bytes after this
+        const p = found[0] ?? Infinity;
+        if (p >= done && p < end) {
+          if (p > done) await write(window.subarray(done - at, p - at));
+          if (replacement.length > 0) await write(replacement);
+          done = p + needleLength;
+        }
+        if (done < end) await write(window.subarray(done - at, end - at));
+        done = Math.max(done, end);
+      };
+      plan = await scanFile(file, info, request, precondition, versions, CHUNK, signal, each);
+      if (!plan || plan.positions.length !== 1) throw UNPLANNED;
+    },
+  };
+  return { content, plan: () => plan! };
+}
+
 /**
  * The new content of `file` as `plan` makes it, read again from the file's start through a
  * reused buffer. Each replaced occurrence is checked to be there still (`FS_STALE` if not: a
@@ -168,8 +249,8 @@ async function planStreamed(
 function streamedContent(
   file: Deno.FsFile,
   plan: StreamedPlan,
-  chunkSize: number,
   signal?: AbortSignal,
+  chunkSize = CHUNK,
 ): ContentStream {
   const { positions, needle, replacement } = plan;
   const m = needle.length;
