@@ -131,7 +131,7 @@ function onePass(request: FsReplaceRequest): boolean {
 }
 
 /**
- * Reads the locked `file` (of `info`) from its start through a reused buffer, feeding `scan`
+ * Reads the locked `file` (of `info`) from its start through reused buffers, feeding `scan`
  * window by window (each window starts with the overlap the scan keeps) and, for a `version`
  * precondition, digesting it; `each` sees every window once scanned, before the next read
  * overwrites it. Then checks the precondition (`FS_STALE`) and returns the plan, or `null` when
@@ -150,28 +150,43 @@ async function scanFile(
 ): Promise<StreamedPlan | null> {
   const scan = new EditScan(request);
   const digest = precondition.kind === "version" ? versions.stream(info.size) : null;
-  const buffer = borrow(chunkSize);
+  // Two buffers: the next read is in flight while the current window is searched and written.
+  // Each read lands after `overlap` bytes, where the window before leaves its last bytes.
+  const overlap = scan.overlap;
+  const buffers = [borrow(chunkSize), borrow(chunkSize)];
+  const readInto = (buffer: Uint8Array, left: number) => {
+    const read = file.read(buffer.subarray(overlap, overlap + Math.min(chunkSize - overlap, left)));
+    read.catch(() => {}); // its failure is thrown where it is awaited, maybe after other awaits
+    return read;
+  };
   let total = 0; // bytes read
+  let ahead: Promise<number | null> | null = null;
   try {
-    let keep = 0; // the overlap at the buffer's start
+    let keep = 0; // the overlap the current window starts with
+    let current = 0;
     file.seekSync(0, Deno.SeekMode.Start); // lseek does no I/O: no need for a thread hop
-    while (total < info.size) {
+    ahead = info.size > 0 ? readInto(buffers[current], info.size) : null;
+    while (ahead) {
       signal?.throwIfAborted();
-      const n = await file.read(
-        buffer.subarray(keep, keep + Math.min(chunkSize - keep, info.size - total)),
-      );
+      const n = await ahead;
+      ahead = null;
       if (n === null) break;
-      const window = buffer.subarray(0, keep + n);
-      digest?.update(window.subarray(keep));
-      scan.feed(window, total - keep, n);
+      const window = buffers[current].subarray(overlap - keep, overlap + n);
       const at = total - keep;
       total += n;
-      keep = total < info.size ? Math.min(scan.overlap, window.length) : 0;
+      const next = buffers[current ^ 1];
+      if (total < info.size) ahead = readInto(next, info.size - total);
+      digest?.update(window.subarray(keep));
+      scan.feed(window, at, n);
+      keep = total < info.size ? Math.min(overlap, window.length) : 0;
       await each?.(window, at, keep, scan);
-      buffer.copyWithin(0, window.length - keep, window.length);
+      next.set(window.subarray(window.length - keep), overlap - keep);
+      current ^= 1;
     }
   } finally {
-    giveBack(buffer);
+    // A read still in flight lands in a buffer: let it, before the buffer serves another edit.
+    if (ahead) await ahead.catch(() => null);
+    buffers.forEach(giveBack);
   }
   if (total !== info.size) return null;
   if (digest && digest.version(info) !== (precondition as { version: string }).version) {
