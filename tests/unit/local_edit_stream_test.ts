@@ -5,6 +5,7 @@
 
 import assert from "node:assert/strict";
 import { sandbox } from "../_sandbox.ts";
+import { CHUNK } from "../../src/provider/local/_edit_stream.ts";
 
 const MiB = 1 << 20;
 
@@ -27,6 +28,22 @@ function lineAt(text: string, at: number): string {
   return text.slice(start, text.indexOf("\n", at) + 1);
 }
 
+/** What `fn` returns, and the most bytes it asked one file read for (a whole-file read: all). */
+async function largestRead<T>(fn: () => Promise<T>): Promise<{ result: T; largest: number }> {
+  const proto = Deno.FsFile.prototype;
+  const read = proto.read;
+  let largest = 0;
+  proto.read = function (this: Deno.FsFile, buffer: Uint8Array) {
+    largest = Math.max(largest, buffer.length);
+    return read.call(this, buffer);
+  };
+  try {
+    return { result: await fn(), largest };
+  } finally {
+    proto.read = read;
+  }
+}
+
 async function temporaries(root: string): Promise<string[]> {
   const names: string[] = [];
   for await (const entry of Deno.readDir(root)) {
@@ -35,19 +52,18 @@ async function temporaries(root: string): Promise<string[]> {
   return names;
 }
 
-Deno.test("C4.4/C6 streamed edit across the 4 MiB read boundary: file, text and value as the whole-file path gives them", async () => {
+Deno.test("C4.4/C6 streamed edit near the end of the first read: file, text and value as the whole-file path gives them", async () => {
   const old = lines(5 * MiB);
   await using box = await sandbox("local", { "big.txt": old });
   assert.equal((await box.run("read", { file_path: "big.txt", limit: 1 })).isError, false);
-  const line = lineAt(old, 4 * MiB - 3); // straddles the first read of 4 MiB
+  const line = lineAt(old, 4 * MiB - 3); // near the end of the first read
   const oldString = line.slice(0, 40);
   const newString = "replaced\nwith two lines ";
-  const result = await box.run("edit", {
-    file_path: "big.txt",
-    old_string: oldString,
-    new_string: newString,
-  });
+  const { result, largest } = await largestRead(() =>
+    box.run("edit", { file_path: "big.txt", old_string: oldString, new_string: newString })
+  );
   assert.equal(result.content, "The file big.txt has been updated successfully.");
+  assert.ok(largest <= CHUNK, `read whole (${largest} bytes at once)`);
   const expected = old.replace(oldString, newString);
   assert.equal(await box.read("big.txt"), expected);
   const value = result.value as { path: string; before: string; after: string };
@@ -56,7 +72,7 @@ Deno.test("C4.4/C6 streamed edit across the 4 MiB read boundary: file, text and 
   assert.deepEqual(await temporaries(box.root), []);
 });
 
-Deno.test("C4.4/C6 one-pass streamed edits (no line break): across the 4 MiB read, at the start, at the end", async () => {
+Deno.test("C4.4/C6 one-pass streamed edits (no line break): near the end of the first read, at the start, at the end", async () => {
   const old = lines(5 * MiB);
   await using box = await sandbox("local", { "big.txt": old });
   await box.run("read", { file_path: "big.txt", limit: 1 });
@@ -69,11 +85,10 @@ Deno.test("C4.4/C6 one-pass streamed edits (no line break): across the 4 MiB rea
       [lastLine.slice(0, lastLine.length - 1), "the last line, longer than it was"],
     ]
   ) {
-    const result = await box.run("edit", {
-      file_path: "big.txt",
-      old_string: from,
-      new_string: to,
-    });
+    const { result, largest } = await largestRead(() =>
+      box.run("edit", { file_path: "big.txt", old_string: from, new_string: to })
+    );
+    assert.ok(largest <= CHUNK, `${from}: read whole (${largest} bytes at once)`);
     assert.equal(result.content, "The file big.txt has been updated successfully.");
     const value = result.value as { before: string; after: string };
     assert.equal(value.before, text);
@@ -82,6 +97,32 @@ Deno.test("C4.4/C6 one-pass streamed edits (no line break): across the 4 MiB rea
     assert.equal(await box.read("big.txt"), text);
   }
   assert.deepEqual(await temporaries(box.root), []);
+});
+
+Deno.test("C4.4/C6 an occurrence that straddles the first read, at every offset, in one pass and in two", async () => {
+  const needle = "<<a unique marker across the first read>>"; // 41 bytes, no line break
+  // The first read ends where the window's overlap (the needle's length less one) begins.
+  const boundary = CHUNK - (needle.length - 1);
+  const base = lines(5 * MiB);
+  for (const offset of [-needle.length, -needle.length + 1, -20, -1, 0, 1]) {
+    for (const to of ["one pass", "two\npasses"]) {
+      const at = boundary + offset;
+      const old = base.slice(0, at) + needle + base.slice(at + needle.length);
+      await using box = await sandbox("local", { "big.txt": old });
+      await box.run("read", { file_path: "big.txt", limit: 1 });
+      const { result, largest } = await largestRead(() =>
+        box.run("edit", { file_path: "big.txt", old_string: needle, new_string: to })
+      );
+      assert.equal(result.content, "The file big.txt has been updated successfully.", `${offset}`);
+      // Streamed: no read of the whole file (the whole-file path would give the same result).
+      assert.ok(largest <= CHUNK, `${offset} ${to}: read whole (${largest} bytes at once)`);
+      const expected = old.replace(needle, to);
+      assert.equal(await box.read("big.txt"), expected, `${offset} ${to}`);
+      const value = result.value as { before: string; after: string };
+      assert.equal(value.before, old);
+      assert.equal(value.after, expected);
+    }
+  }
 });
 
 Deno.test("C5.4/C6 a second streamed edit needs no read, and both values' texts stay right", async () => {

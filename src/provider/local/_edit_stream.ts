@@ -34,7 +34,7 @@ export interface StreamedPlan extends ScannedPlan {
  * Bytes read (and written) at a time. Larger than a streamed read's chunk: fewer calls, each a
  * hop to a thread (4 MiB: 2-3x faster than 1 MiB for a 50 MiB file here).
  */
-const CHUNK = 4 << 20;
+export const CHUNK = 4 << 20;
 /**
  * Files at least this large are streamed. Smaller ones are read whole: their fresh pages cost
  * little, and their `before` is in memory at once.
