@@ -1,10 +1,12 @@
 // The literal replacement of `edit` (CONTRACT C4.4) of a large file, streamed through reused
-// buffers: the locked file is read once to plan the replacement (and digest it for the
-// precondition), then once more from the page cache into the temporary file with the
-// replacements made. No buffer the size of the file is ever allocated: on this kind of machine
-// a fresh page costs far more than the copy into it (bench/RESULTS.md). Anything but a clean
-// single plan (no match, an ambiguous one, a binary file, a size off) hands back to the
-// whole-file path, which reports it as before. Private to src/provider/local.
+// buffers. A unique replacement without a line break is searched and written in one pass: the
+// locked file is read window by window (and digested for the precondition), each window's bytes
+// written to the temporary file once no later occurrence can cover them. Any other is planned
+// in a first pass, then written in a second from the page cache. No buffer the size of the file
+// is ever allocated: on this kind of machine a fresh page costs far more than the copy into it
+// (bench/RESULTS.md). Anything but a clean single plan (no match, an ambiguous one, a binary
+// file, a size off) drops the temporary file and hands back to the whole-file path, which
+// reports it as before. Private to src/provider/local.
 
 import { FsError } from "../../fs_error.ts";
 import type {
