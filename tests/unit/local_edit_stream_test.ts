@@ -104,7 +104,7 @@ Deno.test("C4.4/C6 an occurrence that straddles the first read, at every offset,
   // The first read ends where the window's overlap (the needle's length less one) begins.
   const boundary = CHUNK - (needle.length - 1);
   const base = lines(5 * MiB);
-  for (const offset of [-needle.length, -needle.length + 1, -20, -1, 0, 1]) {
+  for (const offset of [-needle.length, -needle.length + 1, -1, 0]) {
     for (const to of ["one pass", "two\npasses"]) {
       const at = boundary + offset;
       const old = base.slice(0, at) + needle + base.slice(at + needle.length);
