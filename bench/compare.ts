@@ -447,7 +447,7 @@ async function editRows(inputs: Inputs): Promise<void> {
       },
     ),
     "cp + sync",
-    2.5,
+    2.0,
   );
 }
 

@@ -8,12 +8,13 @@
 import { FsError } from "../fs_error.ts";
 import { tooLargeDetail } from "../render/errors.ts";
 import { looksBinary } from "../text/binary_sniff.ts";
-import { type EditPlan, MatchError, planEdit } from "../text/edit_apply.ts";
+import { type EditPlan, MatchError, piecesAround, planEdit } from "../text/edit_apply.ts";
 import { concatBytes } from "../text/bytes.ts";
 import type {
   FsEditFunction,
   FsEditOutcome,
   FsReplacement,
+  FsReplaceOutcome,
   FsReplaceRequest,
 } from "./fs_provider.ts";
 
@@ -85,4 +86,32 @@ export function editOutcome(
     get: join,
     enumerable: true,
   }) as FsEditOutcome;
+}
+
+/**
+ * The outcome of a replacement committed without the old bytes in memory: `before` (and the
+ * pieces and `after` made from it) come from `load`, called on first access only.
+ *
+ * @param load Reads the old bytes (once; later calls return the same bytes).
+ * @param plan Where the replacements went, and the new length.
+ * @param version The file's version after the edit.
+ */
+export function lazyReplaceOutcome(
+  load: () => Uint8Array,
+  plan: Pick<FsReplacement, "positions" | "needle" | "replacement" | "length">,
+  version: string,
+): FsReplaceOutcome {
+  const { positions, needle, replacement, length } = plan;
+  let pieces: Uint8Array[] | undefined;
+  let joined: Uint8Array | undefined;
+  const piecesOf = () => pieces ??= piecesAround(load(), positions, needle.length, replacement);
+  const after = () => joined ??= concatBytes(piecesOf());
+  const replaced = Object.defineProperties({ positions, needle, replacement, length }, {
+    pieces: { get: piecesOf, enumerable: true },
+    after: { get: after, enumerable: true },
+  }) as FsReplacement;
+  return Object.defineProperties({ kind: "edited" as const, version, replaced }, {
+    before: { get: load, enumerable: true },
+    after: { get: after, enumerable: true },
+  }) as FsReplaceOutcome;
 }

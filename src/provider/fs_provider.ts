@@ -152,8 +152,11 @@ export interface FsWriteOutcome {
 
 /** What an edit produced. */
 export interface FsEditOutcome {
-  /** The bytes before. */
-  before: Uint8Array;
+  /**
+   * The bytes before. A provider may read them only on first access (a getter), say from the
+   * replaced file kept open, so a caller that never reads `before` does not pay for them.
+   */
+  readonly before: Uint8Array;
   /**
    * The bytes after. When the edit function returned slices, a provider may join them only on
    * first access (a getter), so a caller that never reads `after` does not pay for the copy.
@@ -202,10 +205,15 @@ export interface FsReplacement {
   needle: Uint8Array;
   /** The bytes put in their place. */
   replacement: Uint8Array;
-  /** The new bytes as slices: stretches of the old bytes and the replacement between them. */
-  pieces: Uint8Array[];
+  /**
+   * The new bytes as slices: stretches of the old bytes and the replacement between them (made
+   * on first access when the old bytes are, see {@linkcode FsEditOutcome.before}).
+   */
+  readonly pieces: Uint8Array[];
   /** The new bytes, joined from `pieces` on first access. */
   readonly after: Uint8Array;
+  /** The length of the new bytes, known without joining or reading them. */
+  readonly length: number;
   /** The old bytes as text, when the provider decoded them (all ASCII: offsets agree). */
   text?: string;
 }

@@ -268,6 +268,7 @@ export function seamChecks(factory: ProviderFactory): ConformanceCheck[] {
           if (done.kind !== "edited") return;
           assert.deepEqual([...done.replaced.positions], [0]);
           assert.equal(text(done.after), "1\r\n2\r\ntwo\r\n");
+          assert.equal(done.replaced.length, done.after.length);
           assert.equal(text(await box.read("root/a.txt")), "1\r\n2\r\ntwo\r\n");
           assert.equal(done.version, await box.fs.version(at));
           const bin = await target(box, "root/b.bin", "edit");

@@ -3,7 +3,7 @@
 import { Buffer } from "node:buffer";
 import { concatBytes } from "./bytes.ts";
 import { isAscii } from "./newlines.ts";
-import { pairSkipSearch } from "./skip_search.ts";
+import { SkipSearcher } from "./skip_search.ts";
 
 const encoder = new TextEncoder();
 
@@ -36,7 +36,8 @@ export function prefersCrlf(bytes: Uint8Array): boolean {
   return crlf > bare;
 }
 
-function toCrlf(text: string): string {
+/** `text` with every line break written `\r\n` (the variant of C4.4 for a CRLF file). */
+export function toCrlf(text: string): string {
   return text.replace(/\r?\n/g, "\r\n");
 }
 
@@ -110,6 +111,14 @@ function occurrences(haystack: Uint8Array, needle: Uint8Array): number[] {
 const MIN_SKIP_NEEDLE = 8;
 
 /**
+ * The searcher {@linkcode skipOccurrences} takes for `needle`: built once, it serves any number of
+ * haystacks (the chunks of a streamed edit). `undefined` for a needle too short to skip well.
+ */
+export function skipSearcherFor(needle: Uint8Array): SkipSearcher | undefined {
+  return needle.length < MIN_SKIP_NEEDLE ? undefined : new SkipSearcher(needle, 2);
+}
+
+/**
  * The non-overlapping occurrences of `needle` in `haystack`, left to right, by Horspool's skip
  * search on the window's last two bytes. Fast when most pairs of the haystack's bytes are not in
  * the needle (a line of a log, say, even one of digits): nothing decoded, nothing allocated.
@@ -117,15 +126,35 @@ const MIN_SKIP_NEEDLE = 8;
  * `haystack.length / 2` steps (the haystack is too much like the needle): then another search
  * must be used.
  */
-function skipOccurrences(haystack: Uint8Array, needle: Uint8Array): number[] | undefined {
-  if (needle.length < MIN_SKIP_NEEDLE) return undefined;
+function skipOccurrences(
+  haystack: Uint8Array,
+  needle: Uint8Array,
+  searcher = skipSearcherFor(needle),
+): number[] | undefined {
+  if (searcher === undefined) return undefined;
   const found: number[] = [];
   const budget = (haystack.length >>> 1) + 4096;
-  const rest = pairSkipSearch(haystack, needle, { budget, overlapping: false }, (at) => {
+  const rest = searcher.search(haystack, { budget, overlapping: false }, (at) => {
     found.push(at);
     return false;
   });
   return rest === -1 ? found : undefined;
+}
+
+/**
+ * The non-overlapping occurrences of `needle` in `haystack`, left to right, by the byte
+ * searches of {@linkcode planEdit} (no decoding): the positions a search of the text finds.
+ *
+ * @param haystack The bytes.
+ * @param needle The bytes to find (not empty).
+ * @param searcher What {@linkcode skipSearcherFor} gave for `needle`, when already built.
+ */
+export function findOccurrences(
+  haystack: Uint8Array,
+  needle: Uint8Array,
+  searcher: SkipSearcher | undefined = skipSearcherFor(needle),
+): number[] {
+  return skipOccurrences(haystack, needle, searcher) ?? occurrences(haystack, needle);
 }
 
 /**
@@ -227,14 +256,7 @@ export function planEdit(bytes: Uint8Array, edit: EditRequest): EditPlan {
   if (positions.length > 1 && !edit.replaceAll) {
     throw new MatchError(positions.length, positions);
   }
-  const pieces: Uint8Array[] = [];
-  let from = 0;
-  for (const at of positions) {
-    if (at > from) pieces.push(bytes.subarray(from, at));
-    if (replacement.length > 0) pieces.push(replacement);
-    from = at + needle.length;
-  }
-  if (from < bytes.length) pieces.push(bytes.subarray(from));
+  const pieces = piecesAround(bytes, positions, needle.length, replacement);
   const length = bytes.length + positions.length * (replacement.length - needle.length);
   let joined: Uint8Array | undefined;
   return {
@@ -248,6 +270,32 @@ export function planEdit(bytes: Uint8Array, edit: EditRequest): EditPlan {
     replacement,
     text,
   };
+}
+
+/**
+ * The bytes after a replacement as slices: the stretches of `bytes` around the occurrences
+ * (subarrays, not copies) and `replacement` between them.
+ *
+ * @param bytes The old bytes.
+ * @param positions Where each replaced occurrence starts, in order, none overlapping.
+ * @param needleLength The length of each occurrence.
+ * @param replacement What each is replaced with.
+ */
+export function piecesAround(
+  bytes: Uint8Array,
+  positions: readonly number[],
+  needleLength: number,
+  replacement: Uint8Array,
+): Uint8Array[] {
+  const pieces: Uint8Array[] = [];
+  let from = 0;
+  for (const at of positions) {
+    if (at > from) pieces.push(bytes.subarray(from, at));
+    if (replacement.length > 0) pieces.push(replacement);
+    from = at + needleLength;
+  }
+  if (from < bytes.length) pieces.push(bytes.subarray(from));
+  return pieces;
 }
 
 /** The non-overlapping occurrences of `needle` in `text`, left to right. */

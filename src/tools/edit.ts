@@ -65,7 +65,10 @@ function run(args: EditArgs, env: ToolEnv): Promise<ToolSuccess<EditValue>> {
         throw matchFailure(outcome.before, request.oldString, shown, outcome);
       }
       env.emit("edit", target, outcome.version);
-      const { before, replaced } = outcome;
+      const { replaced } = outcome;
+      // The lengths are known without the bytes: a provider may read `before` only when asked.
+      const grown = replaced.positions.length *
+        (replaced.replacement.length - replaced.needle.length);
       return {
         content: await withSnippet(
           renderEdit(shown, request.replaceAll, replaced.positions.length),
@@ -74,12 +77,8 @@ function run(args: EditArgs, env: ToolEnv): Promise<ToolSuccess<EditValue>> {
         ),
         // Decoded once and shared, on first access only (C6).
         value: withBounds(
-          withTexts({ path: target.path }, () => editTexts(before, replaced)),
-          textBounds([
-            before.length,
-            before.length + replaced.positions.length *
-              (replaced.replacement.length - replaced.needle.length),
-          ]),
+          withTexts({ path: target.path }, () => editTexts(outcome.before, replaced)),
+          textBounds([replaced.length - grown, replaced.length]),
         ),
       };
     },

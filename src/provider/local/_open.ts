@@ -57,6 +57,45 @@ export async function readCurrent(
   precondition: FsPrecondition,
   signal?: AbortSignal,
 ): Promise<{ bytes: Uint8Array; info: Deno.FileInfo; held: Deno.FsFile }> {
+  const locked = await lockCurrent(c, path, precondition, signal);
+  try {
+    return { ...locked, bytes: await readLocked(versions, locked, precondition, signal) };
+  } catch (error) {
+    closeQuietly(locked.held);
+    throw error;
+  }
+}
+
+/**
+ * The whole of a file {@linkcode lockCurrent} locked, read from its current position (its start,
+ * unless the caller read it already), its version checked against the precondition.
+ */
+export async function readLocked(
+  versions: Versioner,
+  locked: { info: Deno.FileInfo; held: Deno.FsFile },
+  precondition: FsPrecondition,
+  signal?: AbortSignal,
+): Promise<Uint8Array> {
+  const { info, held } = locked;
+  const bytes = await readAll(held, info.size, signal);
+  if (precondition.kind === "version") {
+    const version = await versions.version(info, bytes, held);
+    if (version !== precondition.version) throw new FsError("FS_STALE");
+  }
+  return bytes;
+}
+
+/**
+ * Opens the current file at `path` and takes an exclusive advisory lock on it (serializing
+ * toolfs processes too), reading nothing. The caller keeps the file open, and so locked, until
+ * its replacement is committed, and checks the precondition (`readLocked`, or as it streams).
+ */
+export async function lockCurrent(
+  c: Containment,
+  path: string,
+  precondition: FsPrecondition,
+  signal?: AbortSignal,
+): Promise<{ info: Deno.FileInfo; held: Deno.FsFile }> {
   for (let attempt = 0;; attempt++) {
     const file = await openVerified(c, path, signal, true);
     try {
@@ -73,12 +112,7 @@ export async function readCurrent(
         file.close();
         continue;
       }
-      const bytes = await readAll(file, info.size, signal);
-      if (precondition.kind === "version") {
-        const version = await versions.version(info, bytes, file);
-        if (version !== precondition.version) throw new FsError("FS_STALE");
-      }
-      return { bytes, info, held: file };
+      return { info, held: file };
     } catch (error) {
       closeQuietly(file);
       throw error;

@@ -41,10 +41,20 @@ export interface ReplaceOptions {
   signal?: AbortSignal;
 }
 
+/**
+ * New contents made chunk by chunk (a streamed edit): `emit` calls `write` with each chunk in
+ * order, `length` bytes in all; a chunk may be a reused buffer, done with once `write` resolves.
+ */
+export interface ContentStream {
+  length: number;
+  emit(write: (chunk: Uint8Array) => Promise<void>): Promise<void>;
+}
+
 /** Commits new contents of files atomically, within the roots of one provider. */
 export class Replacer {
   #c: Containment;
-  #versions: Versioner;
+  /** How the provider computes versions. */
+  readonly versions: Versioner;
   #sweeper = new StaleSweeper();
 
   /**
@@ -53,11 +63,11 @@ export class Replacer {
    */
   constructor(containment: Containment, versions: Versioner) {
     this.#c = containment;
-    this.#versions = versions;
+    this.versions = versions;
   }
 
   /**
-   * Writes `bytes` (one buffer, or slices in order) to a temporary file beside `name` in `dir`,
+   * Writes `bytes` (one buffer, slices in order, or a stream) to a temporary file beside `name` in `dir`,
    * flushes it, then renames it over the target (or links it, for create-only). The temporary
    * file never outlives the call, and is never written to before it is known to lie inside a
    * root. C4.3a: it is created owner-only under a short name; its final mode (and owner and
@@ -67,7 +77,7 @@ export class Replacer {
   async replace(
     dir: WorkDir,
     name: string,
-    bytes: Uint8Array | readonly Uint8Array[],
+    bytes: Uint8Array | readonly Uint8Array[] | ContentStream,
     options: ReplaceOptions,
   ): Promise<string> {
     const { keep, createOnly, signal } = options;
@@ -91,12 +101,23 @@ export class Replacer {
           throw new FsError("FS_OUTSIDE_ROOT");
         }
         made = opened;
-        for (const piece of bytes instanceof Uint8Array ? [bytes] : bytes) {
-          await writeAll(file, piece, signal);
+        const digest = isStream(bytes) ? this.versions.stream(bytes.length) : null;
+        if (isStream(bytes)) {
+          await bytes.emit(async (chunk) => {
+            digest!.update(chunk);
+            await writeAll(file, chunk, signal);
+          });
+        } else {
+          for (const piece of bytes instanceof Uint8Array ? [bytes] : bytes) {
+            await writeAll(file, piece, signal);
+          }
         }
         await setOwnerAndMode(file, keep, opened);
         await file.datasync();
-        version = await this.#versions.version(fileInfoOf(await file.stat()), bytes, null);
+        const info = fileInfoOf(await file.stat());
+        version = digest
+          ? digest.version(info)
+          : await this.versions.version(info, bytes as Uint8Array | readonly Uint8Array[], null);
       } finally {
         await file.close();
       }
@@ -128,6 +149,12 @@ export class Replacer {
       else if (!committed && created) await Deno.remove(tmp).catch(() => {});
     }
   }
+}
+
+function isStream(
+  bytes: Uint8Array | readonly Uint8Array[] | ContentStream,
+): bytes is ContentStream {
+  return !(bytes instanceof Uint8Array) && !Array.isArray(bytes);
 }
 
 /**

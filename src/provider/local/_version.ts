@@ -61,8 +61,69 @@ export class Versioner {
       const tail = readRange(file!, info.size - EDGE, EDGE, edges.subarray(EDGE));
       hash.update(head).update(await tail);
     }
-    return { version: `${identityKey(info)}:${hash.digest("hex").slice(0, 24)}`, head };
+    return { version: versionOf(info, hash), head };
   }
+
+  /**
+   * A digest fed with content `length` bytes long, chunk by chunk in order (a streamed edit):
+   * its version is the one {@linkcode Versioner.version} gives for the joined bytes.
+   */
+  stream(length: number): StreamDigest {
+    return new StreamDigest(length, length <= this.#fullDigestMaxSize);
+  }
+}
+
+/** The version of content `length` bytes long, computed as it streams by. */
+export class StreamDigest {
+  #hash = createHash("sha256");
+  #whole: boolean;
+  #length: number;
+  #tailStart: number;
+  #tail: Uint8Array;
+  #at = 0;
+
+  /**
+   * @param length The content's length.
+   * @param whole Digest all of it; else its first and last 256 KiB, as `digest` takes them.
+   */
+  constructor(length: number, whole: boolean) {
+    this.#whole = whole;
+    this.#length = length;
+    this.#tailStart = length - EDGE >= 0 ? length - EDGE : Math.max(2 * length - EDGE, 0);
+    this.#tail = new Uint8Array(whole ? 0 : length - this.#tailStart);
+  }
+
+  /** Feeds the next `bytes` of the content; they may be reused once this returns. */
+  update(bytes: Uint8Array): void {
+    const at = this.#at;
+    this.#at += bytes.length;
+    if (this.#whole) {
+      this.#hash.update(bytes);
+      return;
+    }
+    const head = bytes.subarray(0, Math.max(Math.min(EDGE, this.#length) - at, 0));
+    if (head.length > 0) this.#hash.update(head);
+    const from = Math.max(this.#tailStart - at, 0);
+    if (from < bytes.length) {
+      this.#tail.set(bytes.subarray(from, this.#length - at), at + from - this.#tailStart);
+    }
+  }
+
+  /**
+   * The version of the content fed, which is `info`'s file's.
+   * @throws {RangeError} When not exactly the announced length was fed.
+   */
+  version(info: Deno.FileInfo): string {
+    if (this.#at !== this.#length) {
+      throw new RangeError(`digested ${this.#at} bytes of ${this.#length}`);
+    }
+    if (!this.#whole) this.#hash.update(this.#tail);
+    return versionOf(info, this.#hash);
+  }
+}
+
+function versionOf(info: Deno.FileInfo, hash: ReturnType<typeof createHash>): string {
+  return `${identityKey(info)}:${hash.digest("hex").slice(0, 24)}`;
 }
 
 /** Feeds bytes `start` to `end` of the content `pieces` (in order) to `hash`. */

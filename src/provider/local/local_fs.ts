@@ -45,7 +45,8 @@ import { listTreeAt, moveEntryAt, removeEntryAt } from "./_entry_ops.ts";
 import { readDirEntries } from "./_read_dir.ts";
 import { Containment, readGranted } from "./_containment.ts";
 import { guard } from "./_errors.ts";
-import { openVerified, readCurrent } from "./_open.ts";
+import { lockCurrent, openVerified, readCurrent } from "./_open.ts";
+import { streamOrRead } from "./_edit_stream.ts";
 import { ensureParent } from "./_parents.ts";
 import { chunksOf, readAll } from "./_read.ts";
 import { Replacer } from "./_replace.ts";
@@ -334,29 +335,31 @@ export class LocalFileSystem implements FsProvider {
       });
       try {
         const name = basename(target.realPath);
-        const path = `${dir.at}/${name}`;
-        const current = await readCurrent(this.#c, this.#versions, path, precondition, signal);
+        const locked = await lockCurrent(this.#c, `${dir.at}/${name}`, precondition, signal);
         try {
+          const at = { dir, name, locked, precondition, signal };
+          const bytes = await streamOrRead(this.#replacer, at, edit);
+          if (!(bytes instanceof Uint8Array)) return bytes; // streamed and committed
           let [after, replaced]: [Uint8Array | readonly Uint8Array[], FsReplacement?] = [[]];
           if (isReplaceRequest(edit)) {
             // A failed match returns: the caller renders it after the `finally` below unlocks.
-            const planned = planReplace(current.bytes, edit);
-            if (planned.kind === "unmatched") return { ...planned, before: current.bytes };
+            const planned = planReplace(bytes, edit);
+            if (planned.kind === "unmatched") return { ...planned, before: bytes };
             replaced = planned.replaced;
             after = replaced.pieces;
           } else {
-            after = edit(current.bytes);
+            after = edit(bytes);
           }
           const pieces = editPieces(after);
           const version = await this.#replacer.replace(dir, name, pieces, {
-            keep: current.info,
+            keep: locked.info,
             createOnly: false,
             signal,
           });
-          const outcome = editOutcome(current.bytes, after, pieces, version);
+          const outcome = editOutcome(bytes, after, pieces, version);
           return replaced ? Object.assign(outcome, { kind: "edited" as const, replaced }) : outcome;
         } finally {
-          closeQuietly(current.held);
+          closeQuietly(locked.held);
         }
       } finally {
         dir.close();
