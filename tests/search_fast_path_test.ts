@@ -8,19 +8,25 @@ import { join } from "node:path";
 import fc from "fast-check";
 import { createFsTools, LocalFileSystem } from "../mod.ts";
 import { FsError } from "../src/fs_error.ts";
+import type { FsSearchProvider } from "../provider.ts";
 import { compileGrepPattern, GrepScanner } from "../src/text/grep_scan.ts";
 import { mkfifo, needsRun, ok, toolsAt, withSandbox } from "./_helpers.ts";
 
 async function chunksOf(fs: LocalFileSystem, path: string, buffer?: Uint8Array) {
   const target = await fs.resolve(path, { cwd: "/", op: "read" });
-  const iterable = await fs.searchChunks(target, { buffer });
+  const read = await fs.search.readChunks(target, { buffer });
   const out: Uint8Array[] = [];
   let previous: { chunk: Uint8Array; copy: Uint8Array } | null = null;
-  for await (const chunk of iterable) {
-    // The chunk before this one is still intact (the halves alternate).
-    if (previous) deepEqual(previous.chunk, previous.copy);
-    previous = { chunk, copy: chunk.slice() };
-    out.push(chunk.slice());
+  try {
+    for await (const chunk of read.chunks) {
+      // The chunk before this one is still intact (the halves alternate).
+      if (previous) deepEqual(previous.chunk, previous.copy);
+      previous = { chunk, copy: chunk.slice() };
+      out.push(chunk.slice());
+    }
+    await read.verify();
+  } finally {
+    read.close();
   }
   const all = new Uint8Array(out.reduce((n, c) => n + c.length, 0));
   let at = 0;
@@ -28,7 +34,7 @@ async function chunksOf(fs: LocalFileSystem, path: string, buffer?: Uint8Array) 
   return { all, count: out.length };
 }
 
-Deno.test("C9.2: searchChunks reads a file whole in alternating halves of the shared buffer", async () => {
+Deno.test("C9.2: search.readChunks reads a file whole in alternating halves of the shared buffer", async () => {
   const big = new Uint8Array(3 * 1024 * 1024 + 17).map((_, i) => 97 + (i % 26));
   await withSandbox({ "big.txt": big, "small.txt": "a\nb\n", "empty.txt": "" }, async (box) => {
     const fs = new LocalFileSystem({ roots: [box.root] });
@@ -49,7 +55,7 @@ Deno.test("C9.2: searchChunks reads a file whole in alternating halves of the sh
 });
 
 const special =
-  "C9.2: searchChunks refuses a FIFO and a symlink put where a file was, without hanging";
+  "C9.2: search.readChunks refuses a FIFO and a symlink put where a file was, without hanging";
 Deno.test({
   name: special,
   ignore: needsRun(special),
@@ -66,13 +72,21 @@ Deno.test({
       for (const target of [{ ...link, realPath: link.path }, { ...fifo, realPath: fifo.path }]) {
         await rejects(
           async () => {
-            for await (const _ of await fs.searchChunks(target)) { /* drain */ }
+            const read = await fs.search.readChunks(target);
+            try {
+              for await (const _ of read.chunks) { /* drain */ }
+            } finally {
+              read.close();
+            }
           },
           (e: unknown) => e instanceof FsError && e.code === "FS_NOT_REGULAR_FILE",
         );
       }
       let text = "";
-      for await (const c of await fs.searchChunks(file)) text += new TextDecoder().decode(c);
+      const read = await fs.search.readChunks(file);
+      for await (const c of read.chunks) text += new TextDecoder().decode(c);
+      await read.verify();
+      read.close();
       equal(text, "x\n");
     });
   },
@@ -129,7 +143,7 @@ Deno.test("C9.2: a .gitignore longer than one read chunk applies whole (rules at
   );
 });
 
-Deno.test("C11: searchMayContain marks 0 only a file read whole that lacks a needle", async () => {
+Deno.test("C11: search.mayContain marks 0 only a file read whole that lacks a needle", async () => {
   const big = "x".repeat(300 * 1024) + "\n"; // past what the worker reads whole
   await withSandbox(
     {
@@ -147,13 +161,13 @@ Deno.test("C11: searchMayContain marks 0 only a file read whole that lacks a nee
         names.map((n) => fs.resolve(join(box.root, n), { cwd: "/", op: "read" })),
       );
       const needles = ["beta", "alpha"].map((s) => new TextEncoder().encode(s));
-      const flags = await fs.searchMayContain(targets, needles);
+      const flags = await fs.search.mayContain!(targets, needles);
       // Path checks: no prefilter (its skips need /proc/self/fd, issue 19).
       if (flags === null) return;
       // A file that cannot be read there (gone) or not whole (big) may match.
       deepEqual([...flags!], [1, 0, 0, 0, 1, 1]);
       const one = await fs.resolve(join(box.root, "nul.bin"), { cwd: "/", op: "read" });
-      deepEqual([...(await fs.searchMayContain([one], [needles[1]]))!], [1]);
+      deepEqual([...(await fs.search.mayContain!([one], [needles[1]]))!], [1]);
     },
   );
 });
@@ -171,7 +185,7 @@ Deno.test("C11: the worker's literal search is the same code as this thread's", 
     }
     for (const needle of ["abc", "aba", "bab é", "ab\nb"]) {
       const bytes = enc.encode(needle);
-      const flags = await fs.searchMayContain(targets, [bytes]);
+      const flags = await fs.search.mayContain!(targets, [bytes]);
       if (flags === null) return; // path checks: no prefilter (issue 19)
       const here = texts.map((t) => (containsBytes(enc.encode(t), bytes) ? 1 : 0));
       deepEqual([...flags!], here, needle);
@@ -193,7 +207,10 @@ Deno.test("C11: a grep over enough files to be told apart ahead gives the same t
     // The same provider without the fast path: every file searched on this thread.
     const plain = new Proxy(local, {
       get(target, key) {
-        if (key === "searchMayContain") return undefined;
+        if (key === "search") {
+          const { listDir, readChunks } = target.search;
+          return { listDir, readChunks }; // no prefilter
+        }
         const value = Reflect.get(target, key, target);
         return typeof value === "function" ? value.bind(target) : value;
       },
@@ -245,12 +262,15 @@ Deno.test("C11: an abort while files are told apart ahead ends the grep with FS_
     const fs = new Proxy(local, {
       get(target, key) {
         const value = Reflect.get(target, key, target);
-        if (key !== "searchMayContain") {
+        if (key !== "search") {
           return typeof value === "function" ? value.bind(target) : value;
         }
-        return (...args: Parameters<LocalFileSystem["searchMayContain"]>) => {
-          if (asked++ === 0) controller.abort();
-          return local.searchMayContain(...args);
+        return {
+          ...local.search,
+          mayContain: (...args: Parameters<NonNullable<FsSearchProvider["mayContain"]>>) => {
+            if (asked++ === 0) controller.abort();
+            return local.search.mayContain!(...args);
+          },
         };
       },
     });
