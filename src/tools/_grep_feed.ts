@@ -135,10 +135,14 @@ export async function scanChunks(
   const clock = options.clock ?? new YieldClock();
   const blocks = new BlockFeeder(scanner, options);
   const piece = Math.max(PIECE_MIN, pattern.lineChars);
+  // The deadline is checked before each piece but the first: a file of one piece (most files)
+  // costs one engine budget at most, and is never given up.
+  let fed = false;
   const feed = async (chunk: Uint8Array) => {
     for (let at = 0; at < chunk.length; at += piece) {
       if (at > 0) await clock.pause();
-      if (deadline !== undefined && performance.now() > deadline) throw new FileTimedOut();
+      if (fed && deadline !== undefined && performance.now() > deadline) throw new FileTimedOut();
+      fed = true;
       blocks.chunk(at === 0 && chunk.length <= piece ? chunk : chunk.subarray(at, at + piece));
     }
   };
