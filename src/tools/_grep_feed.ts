@@ -82,18 +82,16 @@ export async function scanFile(
   const search = env.fs.search;
   if (search) {
     const read = await search.readChunks(target, { signal, buffer: bufferOf(env) });
+    // In a directory search a binary file is skipped, which shows as a file without a match:
+    // it is told apart only once it may match.
+    const { pattern, context, clock, deadline } = options;
+    const scan = { pattern, context, reusedChunks: true, lazyBinary: !single, clock, deadline };
     try {
-      // In a directory search a binary file is skipped, which shows as a file without a match:
-      // it is told apart only once it may match.
-      await scanChunks(read.chunks, scanner, {
-        ...options,
-        reusedChunks: true,
-        lazyBinary: !single,
-      }).catch(async (error) => {
-        if (error instanceof FileTimedOut || single) await read.verify();
-        throw error;
-      });
+      await scanChunks(read.chunks, scanner, scan);
       if (single || scanner.matches > 0) await read.verify();
+    } catch (error) {
+      if (error instanceof FileTimedOut || single) await read.verify();
+      throw error;
     } finally {
       read.close();
     }

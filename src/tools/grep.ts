@@ -175,10 +175,8 @@ async function runGrep(
     // provider can; the others are searched in path order (C9.4).
     const needles = request.compiled.literals;
     const candidates = prefilter(files, { search: env.fs.search, needles, signal });
-    for await (const { file, lacksLiteral } of candidates) {
-      if (lacksLiteral) found.searched++; // read ahead: searched, without a match
-      else await search(file.target, false);
-    }
+    for await (const file of candidates) await search(file.target, false);
+    found.searched += candidates.ruledOut; // read ahead: searched, without a match
   }
   return renderFound(request, env, base, found);
 }
@@ -214,7 +212,14 @@ async function searchFile(
   const scanner = new GrepScanner({ pattern, context, keep: found.keep });
   const deadline = performance.now() + config.grepFileTimeMs;
   try {
-    await scanFile(env, target, scanner, { ...file, pattern, context, deadline });
+    await scanFile(env, target, scanner, {
+      pattern,
+      context,
+      single,
+      known: file.known,
+      clock,
+      deadline,
+    });
   } catch (error) {
     if (signal?.aborted) throw new FsError("FS_ABORTED");
     if (error instanceof FileTimedOut) {
