@@ -11,6 +11,7 @@ import { FsError } from "../src/fs_error.ts";
 import type { FsSearchProvider } from "../provider.ts";
 import { compileGrepPattern, GrepScanner } from "../src/text/grep_scan.ts";
 import { mkfifo, needsRun, ok, toolsAt, withSandbox } from "./_helpers.ts";
+import { sandbox } from "./_sandbox.ts";
 
 async function chunksOf(fs: LocalFileSystem, path: string, buffer?: Uint8Array) {
   const target = await fs.resolve(path, { cwd: "/", op: "read" });
@@ -282,4 +283,30 @@ Deno.test("C11: an abort while files are told apart ahead ends the grep with FS_
     equal(result.error?.code, "FS_ABORTED");
     equal(asked >= 1 && asked <= 2, true, `asked ${asked} times`);
   });
+});
+
+Deno.test("C3.2/C11: search.readChunks's verify() refuses a file read through a directory swapped for a link out", async () => {
+  await using box = await sandbox("local", {
+    "d/f.txt": "inside\n",
+    "../outside/d/f.txt": "secret\n",
+  });
+  const search = box.fs.search!;
+  const target = await box.fs.resolve("d/f.txt", { cwd: box.root, op: "grep" });
+  // The walk saw a directory; by the read it is a link to outside (descriptor or path checks).
+  await Deno.rename(join(box.root, "d"), join(box.root, "d.real"));
+  await Deno.symlink(join(box.base, "outside/d"), join(box.root, "d"));
+  const read = await search.readChunks(target);
+  try {
+    for await (const _ of read.chunks) { /* the provider hands the bytes; the tool keeps none */ }
+    await rejects(
+      read.verify(),
+      (e: unknown) => e instanceof FsError && e.code === "FS_OUTSIDE_ROOT",
+    );
+  } finally {
+    read.close();
+  }
+  // Through the tools: the link is not followed; the outside file is never reported.
+  const result = await box.run("grep", { pattern: "secret|inside" });
+  equal(result.content.includes("d.real/f.txt\n1: inside\n"), true, result.content);
+  equal(result.content.includes("secret"), false, result.content);
 });
