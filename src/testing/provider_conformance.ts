@@ -9,7 +9,7 @@
 
 import type { ConformanceCheck, ProviderFactory } from "./fixture.ts";
 import { entryChecks } from "./_entry_checks.ts";
-import { searchChecks } from "./_search_checks.ts";
+import { optionalChecks } from "./_optional_checks.ts";
 import { seamChecks } from "./_seam_checks.ts";
 import { toolChecks } from "./_tool_checks.ts";
 
@@ -45,7 +45,7 @@ export function conformanceChecks(factory: ProviderFactory): ConformanceCheck[] 
   return [
     ...seamChecks(factory),
     ...entryChecks(factory),
-    ...searchChecks(factory),
+    ...optionalChecks(factory),
     ...toolChecks(factory),
   ];
 }

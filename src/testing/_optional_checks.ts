@@ -1,6 +1,6 @@
-// Conformance checks of the optional search fast paths (`fs.search`, C9.2, C11): each answers
-// as its slow counterpart does. A provider without them passes these checks as they stand.
-// Private to src/testing.
+// Conformance checks of the seam's optional members: the search fast paths (`fs.search`, C9.2,
+// C11), each answering as its slow counterpart does, and `realPathSync` (C1.2). A provider
+// without them passes these checks as they stand. Private to src/testing.
 
 import assert from "node:assert/strict";
 import { concatBytes } from "../text/bytes.ts";
@@ -11,10 +11,23 @@ const encoder = new TextEncoder();
 
 const byName = (a: { name: string }, b: { name: string }) => (a.name < b.name ? -1 : 1);
 
-/** The checks of `FsProvider.search` (`FsSearchProvider`). */
-export function searchChecks(factory: ProviderFactory): ConformanceCheck[] {
+/** The checks of `FsProvider.search` (`FsSearchProvider`) and `FsProvider.realPathSync`. */
+export function optionalChecks(factory: ProviderFactory): ConformanceCheck[] {
   const check = (name: string, fn: () => Promise<void>): ConformanceCheck => ({ name, fn });
   return [
+    check(
+      "C1.2: realPathSync (when the provider has it) gives a root's real path, a missing one as given",
+      () =>
+        withFixture(factory, { files: { "root/d/a.txt": "a" } }, async (box) => {
+          const realPathSync = box.fs.realPathSync?.bind(box.fs);
+          if (!realPathSync) return;
+          const root = box.fs.roots[0].path;
+          assert.equal(realPathSync(root), root);
+          assert.equal(realPathSync(`${root}/d/../d`), `${root}/d`);
+          assert.equal(realPathSync(`${root}/missing/x`), `${root}/missing/x`);
+          await Promise.resolve();
+        }),
+    ),
     check(
       "C9.2: search.listDir (when the provider has it) lists as listDir does",
       () =>
