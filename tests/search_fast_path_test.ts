@@ -310,3 +310,44 @@ Deno.test("C3.2/C11: search.readChunks's verify() refuses a file read through a 
   equal(result.content.includes("d.real/f.txt\n1: inside\n"), true, result.content);
   equal(result.content.includes("secret"), false, result.content);
 });
+
+Deno.test("C3.2/C11: grep's count never tells what a file read through a swapped directory holds", async () => {
+  const footers: string[] = [];
+  for (const secret of ["nothing here\n", "the secret\n"]) {
+    await using box = await sandbox("local", {
+      "d/a.txt": "plain\n",
+      "d/b.bin": "plain\n",
+      "d/c.txt": "plain\n",
+      "../outside/a.txt": secret,
+      "../outside/b.bin": new Uint8Array([0, 1, 2, 10]),
+      "../outside/c.txt": "plain\n",
+    });
+    const local = box.fs as LocalFileSystem;
+    const dir = join(box.root, "d");
+    // The race frozen at its worst moment: `d` is listed as a directory, then swapped for a link
+    // out before its files are read.
+    const search: FsSearchProvider = {
+      ...local.search,
+      async listDir(target, options) {
+        const entries = await local.search.listDir(target, options);
+        if (target.realPath === dir) {
+          await Deno.rename(dir, `${dir}.real`);
+          await Deno.symlink(join(box.base, "outside"), dir);
+        }
+        return entries;
+      },
+    };
+    const fs = new Proxy(local, {
+      get(target, key) {
+        if (key === "search") return search;
+        const value = Reflect.get(target, key, target);
+        return typeof value === "function" ? value.bind(target) : value;
+      },
+    });
+    const tools = createFsTools({ fs: fs as LocalFileSystem });
+    const result = await tools.execute("grep", { pattern: "secret", path: box.root });
+    equal(result.content.includes("the secret"), false, result.content);
+    footers.push(result.content.split("\n").at(-2)!);
+  }
+  deepEqual(footers, Array(2).fill('(No matches for "secret"; 3 files searched)'));
+});

@@ -69,7 +69,7 @@ export interface ScanFileOptions extends Omit<ScanOptions, "reusedChunks" | "laz
  * ends (bounded memory). Throws `FS_BINARY` for a binary file and {@linkcode FileTimedOut}
  * past the deadline. Through the provider's search fast path, what was read is checked to lie
  * inside a root (`verify()`) before anything of the file can be reported: when it matched, was
- * given up, or was named directly (`FS_OUTSIDE_ROOT` then).
+ * given up, is binary, or was named directly (`FS_OUTSIDE_ROOT` then).
  */
 export async function scanFile(
   env: ToolEnv,
@@ -90,7 +90,10 @@ export async function scanFile(
       await scanChunks(read.chunks, scanner, scan);
       if (single || scanner.matches > 0) await read.verify();
     } catch (error) {
-      if (error instanceof FileTimedOut || single) await read.verify();
+      // A file given up is named, and a binary one left out of the count: both are told from
+      // what was read, so it is checked first (FS_OUTSIDE_ROOT instead).
+      const binary = error instanceof FsError && error.code === "FS_BINARY";
+      if (single || binary || error instanceof FileTimedOut) await read.verify();
       throw error;
     } finally {
       read.close();

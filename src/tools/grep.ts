@@ -230,6 +230,11 @@ async function searchFile(
       return;
     }
     if (single) throw error;
+    if (error instanceof FsError && error.code === "FS_OUTSIDE_ROOT") {
+      // Read through a directory swapped for a link out: counted as a file without a match,
+      // whatever it holds, so not even the count tells its content (ARCHITECTURE.md).
+      found.searched++;
+    }
     return; // unreadable or binary: skipped in a directory search
   }
   found.searched++;
