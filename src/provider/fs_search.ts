@@ -42,7 +42,7 @@ export interface FsSearchRead {
   /**
    * Checks that the file read lies inside a root (the very file the chunks came from, not a
    * file at its name now). Rejects with `FS_OUTSIDE_ROOT` when it does not. Callable while the
-   * chunks are drawn or after, until `close()`.
+   * chunks are drawn or after, until `close()` (after it, it rejects: fail closed).
    */
   verify(): Promise<void>;
   /** Releases the file (idempotent). */
