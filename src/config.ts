@@ -42,6 +42,13 @@ export interface FsToolsConfig {
    */
   grepMaxMatches: number;
   /**
+   * Milliseconds one file's search by `grep` may take (issue 19): a file whose search takes
+   * longer is given up, and the result names it after the footer (`Skipped … whose search took
+   * longer than <ms> ms: …`); a file named as `path` gives an error instead.
+   * @default {10000}
+   */
+  grepFileTimeMs: number;
+  /**
    * Lines of context echoed around a successful `edit`; 0 keeps the plain success text (C12.8).
    * @default {0}
    */
@@ -74,6 +81,7 @@ export const DEFAULT_CONFIG: Readonly<FsToolsConfig> = Object.freeze({
   readStreamMinSize: 10 * 1024 * 1024,
   globMaxFiles: 200,
   grepMaxMatches: 100,
+  grepFileTimeMs: 10_000,
   editSnippet: 0,
   readImages: true,
   readMaxImageBytes: 5 * 1024 * 1024,

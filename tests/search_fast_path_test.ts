@@ -8,20 +8,26 @@ import { join } from "node:path";
 import fc from "fast-check";
 import { createFsTools, LocalFileSystem } from "../mod.ts";
 import { FsError } from "../src/fs_error.ts";
+import type { FsSearchProvider } from "../provider.ts";
 import { compileGrepPattern, GrepScanner } from "../src/text/grep_scan.ts";
 import { mkfifo, needsRun, ok } from "./_helpers.ts";
 import { sandbox } from "./_sandbox.ts";
 
 async function chunksOf(fs: LocalFileSystem, path: string, buffer?: Uint8Array) {
   const target = await fs.resolve(path, { cwd: "/", op: "read" });
-  const iterable = await fs.searchChunks(target, { buffer });
+  const read = await fs.search.readChunks(target, { buffer });
   const out: Uint8Array[] = [];
   let previous: { chunk: Uint8Array; copy: Uint8Array } | null = null;
-  for await (const chunk of iterable) {
-    // The chunk before this one is still intact (the halves alternate).
-    if (previous) deepEqual(previous.chunk, previous.copy);
-    previous = { chunk, copy: chunk.slice() };
-    out.push(chunk.slice());
+  try {
+    for await (const chunk of read.chunks) {
+      // The chunk before this one is still intact (the halves alternate).
+      if (previous) deepEqual(previous.chunk, previous.copy);
+      previous = { chunk, copy: chunk.slice() };
+      out.push(chunk.slice());
+    }
+    await read.verify();
+  } finally {
+    read.close();
   }
   const all = new Uint8Array(out.reduce((n, c) => n + c.length, 0));
   let at = 0;
@@ -29,7 +35,7 @@ async function chunksOf(fs: LocalFileSystem, path: string, buffer?: Uint8Array) 
   return { all, count: out.length };
 }
 
-Deno.test("C9.2: searchChunks reads a file whole in alternating halves of the shared buffer", async () => {
+Deno.test("C9.2: search.readChunks reads a file whole in alternating halves of the shared buffer", async () => {
   const big = new Uint8Array(3 * 1024 * 1024 + 17).map((_, i) => 97 + (i % 26));
   await using box = await sandbox("local", {
     "big.txt": big,
@@ -53,7 +59,7 @@ Deno.test("C9.2: searchChunks reads a file whole in alternating halves of the sh
 });
 
 const special =
-  "C9.2: searchChunks refuses a FIFO and a symlink put where a file was, without hanging";
+  "C9.2: search.readChunks refuses a FIFO and a symlink put where a file was, without hanging";
 Deno.test({
   name: special,
   ignore: needsRun(special),
@@ -70,13 +76,21 @@ Deno.test({
     for (const target of [{ ...link, realPath: link.path }, { ...fifo, realPath: fifo.path }]) {
       await rejects(
         async () => {
-          for await (const _ of await fs.searchChunks(target)) { /* drain */ }
+          const read = await fs.search.readChunks(target);
+          try {
+            for await (const _ of read.chunks) { /* drain */ }
+          } finally {
+            read.close();
+          }
         },
         (e: unknown) => e instanceof FsError && e.code === "FS_NOT_REGULAR_FILE",
       );
     }
     let text = "";
-    for await (const c of await fs.searchChunks(file)) text += new TextDecoder().decode(c);
+    const read = await fs.search.readChunks(file);
+    for await (const c of read.chunks) text += new TextDecoder().decode(c);
+    await read.verify();
+    read.close();
     equal(text, "x\n");
   },
 });
@@ -128,7 +142,7 @@ Deno.test("C9.2: a .gitignore longer than one read chunk applies whole (rules at
   equal(listed.includes("also.ts"), false, listed);
 });
 
-Deno.test("C11: searchMayContain marks 0 only a file read whole that lacks a needle", async () => {
+Deno.test("C11: search.mayContain marks 0 only a file read whole that lacks a needle", async () => {
   const big = "x".repeat(300 * 1024) + "\n"; // past what the worker reads whole
   await using box = await sandbox("local", {
     "both.txt": "alpha\nbeta gamma\n",
@@ -144,13 +158,13 @@ Deno.test("C11: searchMayContain marks 0 only a file read whole that lacks a nee
     names.map((n) => fs.resolve(join(box.root, n), { cwd: "/", op: "read" })),
   );
   const needles = ["beta", "alpha"].map((s) => new TextEncoder().encode(s));
-  const flags = await fs.searchMayContain(targets, needles);
+  const flags = await fs.search.mayContain!(targets, needles);
   // Path checks: no prefilter (its skips need /proc/self/fd, issue 19).
   if (flags === null) return;
   // A file that cannot be read there (gone) or not whole (big) may match.
   deepEqual([...flags!], [1, 0, 0, 0, 1, 1]);
   const one = await fs.resolve(join(box.root, "nul.bin"), { cwd: "/", op: "read" });
-  deepEqual([...(await fs.searchMayContain([one], [needles[1]]))!], [1]);
+  deepEqual([...(await fs.search.mayContain!([one], [needles[1]]))!], [1]);
 });
 
 Deno.test("C11: the worker's literal search is the same code as this thread's", async () => {
@@ -166,7 +180,7 @@ Deno.test("C11: the worker's literal search is the same code as this thread's", 
   }
   for (const needle of ["abc", "aba", "bab é", "ab\nb"]) {
     const bytes = enc.encode(needle);
-    const flags = await fs.searchMayContain(targets, [bytes]);
+    const flags = await fs.search.mayContain!(targets, [bytes]);
     if (flags === null) return; // path checks: no prefilter (issue 19)
     const here = texts.map((t) => (containsBytes(enc.encode(t), bytes) ? 1 : 0));
     deepEqual([...flags!], here, needle);
@@ -187,7 +201,10 @@ Deno.test("C11: a grep over enough files to be told apart ahead gives the same t
   // The same provider without the fast path: every file searched on this thread.
   const plain = new Proxy(local, {
     get(target, key) {
-      if (key === "searchMayContain") return undefined;
+      if (key === "search") {
+        const { listDir, readChunks } = target.search;
+        return { listDir, readChunks }; // no prefilter
+      }
       const value = Reflect.get(target, key, target);
       return typeof value === "function" ? value.bind(target) : value;
     },
@@ -237,12 +254,15 @@ Deno.test("C11: an abort while files are told apart ahead ends the grep with FS_
   const fs = new Proxy(local, {
     get(target, key) {
       const value = Reflect.get(target, key, target);
-      if (key !== "searchMayContain") {
+      if (key !== "search") {
         return typeof value === "function" ? value.bind(target) : value;
       }
-      return (...args: Parameters<LocalFileSystem["searchMayContain"]>) => {
-        if (asked++ === 0) controller.abort();
-        return local.searchMayContain(...args);
+      return {
+        ...local.search,
+        mayContain: (...args: Parameters<NonNullable<FsSearchProvider["mayContain"]>>) => {
+          if (asked++ === 0) controller.abort();
+          return local.search.mayContain!(...args);
+        },
       };
     },
   });
@@ -253,4 +273,71 @@ Deno.test("C11: an abort while files are told apart ahead ends the grep with FS_
   );
   equal(result.error?.code, "FS_ABORTED");
   equal(asked >= 1 && asked <= 2, true, `asked ${asked} times`);
+});
+
+Deno.test("C3.2/C11: search.readChunks's verify() refuses a file read through a directory swapped for a link out", async () => {
+  await using box = await sandbox("local", {
+    "d/f.txt": "inside\n",
+    "../outside/d/f.txt": "secret\n",
+  });
+  const search = box.fs.search!;
+  const target = await box.fs.resolve("d/f.txt", { cwd: box.root, op: "grep" });
+  // The walk saw a directory; by the read it is a link to outside (descriptor or path checks).
+  await Deno.rename(join(box.root, "d"), join(box.root, "d.real"));
+  await Deno.symlink(join(box.base, "outside/d"), join(box.root, "d"));
+  const read = await search.readChunks(target);
+  try {
+    for await (const _ of read.chunks) { /* the provider hands the bytes; the tool keeps none */ }
+    await rejects(
+      read.verify(),
+      (e: unknown) => e instanceof FsError && e.code === "FS_OUTSIDE_ROOT",
+    );
+  } finally {
+    read.close();
+  }
+  // Through the tools: the link is not followed; the outside file is never reported.
+  const result = await box.run("grep", { pattern: "secret|inside" });
+  equal(result.content.includes("d.real/f.txt\n1: inside\n"), true, result.content);
+  equal(result.content.includes("secret"), false, result.content);
+});
+
+Deno.test("C3.2/C11: grep's count never tells what a file read through a swapped directory holds", async () => {
+  const footers: string[] = [];
+  for (const secret of ["nothing here\n", "the secret\n"]) {
+    await using box = await sandbox("local", {
+      "d/a.txt": "plain\n",
+      "d/b.bin": "plain\n",
+      "d/c.txt": "plain\n",
+      "../outside/a.txt": secret,
+      "../outside/b.bin": new Uint8Array([0, 1, 2, 10]),
+      "../outside/c.txt": "plain\n",
+    });
+    const local = box.fs as LocalFileSystem;
+    const dir = join(box.root, "d");
+    // The race frozen at its worst moment: `d` is listed as a directory, then swapped for a link
+    // out before its files are read.
+    const search: FsSearchProvider = {
+      ...local.search,
+      async listDir(target, options) {
+        const entries = await local.search.listDir(target, options);
+        if (target.realPath === dir) {
+          await Deno.rename(dir, `${dir}.real`);
+          await Deno.symlink(join(box.base, "outside"), dir);
+        }
+        return entries;
+      },
+    };
+    const fs = new Proxy(local, {
+      get(target, key) {
+        if (key === "search") return search;
+        const value = Reflect.get(target, key, target);
+        return typeof value === "function" ? value.bind(target) : value;
+      },
+    });
+    const tools = createFsTools({ fs: fs as LocalFileSystem });
+    const result = await tools.execute("grep", { pattern: "secret", path: box.root });
+    equal(result.content.includes("the secret"), false, result.content);
+    footers.push(result.content.split("\n").at(-2)!);
+  }
+  deepEqual(footers, Array(2).fill('(No matches for "secret"; 3 files searched)'));
 });

@@ -7,39 +7,20 @@
  */
 
 import type { FsDirEntry, FsEntryType, FsOp, FsRootInfo } from "../types.ts";
+import type { FsSearchProvider } from "./fs_search.ts";
 
 export type { FsDirEntry, FsEntryType, FsOp, FsRootInfo } from "../types.ts";
+export type {
+  FsSearchListOptions,
+  FsSearchProvider,
+  FsSearchRead,
+  FsSearchReadOptions,
+} from "./fs_search.ts";
 
 /** Options every provider call takes. */
 export interface FsCallOptions {
   /** Cancels the call; the provider throws `FsError("FS_ABORTED")` promptly. */
   signal?: AbortSignal;
-}
-
-/** Options of {@linkcode FsProvider.searchChunks}. */
-export interface FsSearchReadOptions extends FsCallOptions {
-  /**
-   * Asked when the file has been read: whether the caller keeps anything of it (a search keeps
-   * nothing of a file without a match). When it returns `false`, a provider may skip its final
-   * containment check; when `true` (or absent), a failed check throws `FS_OUTSIDE_ROOT`.
-   */
-  verifyIf?: () => boolean;
-  /**
-   * A buffer the provider may read into and hand out (its subarrays) instead of allocating one
-   * per file. A chunk stays intact until the one after the next is drawn (the provider reads
-   * into the buffer's two halves in turn), so a caller may keep the previous chunk uncopied.
-   */
-  buffer?: Uint8Array;
-}
-
-/** Options of {@linkcode FsProvider.searchListDir}. */
-export interface FsSearchListOptions extends FsCallOptions {
-  /**
-   * `false` when the caller reports nothing of the listing on its own authority, only files
-   * whose contents then pass `searchChunks`'s containment check (`grep`): a provider may skip
-   * its check that the directory lies inside a root. Default `true` (`glob` reports names).
-   */
-  verify?: boolean;
 }
 
 /** Options of {@linkcode FsProvider.resolve}. */
@@ -282,8 +263,16 @@ export interface FsMoveOutcome {
   type: FsEntryType;
 }
 
-/** The file system the tools run on. Every method takes an `AbortSignal` through its options. */
+/**
+ * The file system the tools run on. Every method takes an `AbortSignal` through its options.
+ * Every member is used by a tool; the conformance suite (`./testing`) checks each.
+ */
 export interface FsProvider {
+  /**
+   * The roots, as real paths (C3): the first is the tools' default session directory, and
+   * `createFsTools` checks its `cwd` against them.
+   */
+  readonly roots: readonly FsRootInfo[];
   /**
    * Resolves a path against `cwd`, follows symlinks and checks it lies inside a root.
    * Throws `FS_OUTSIDE_ROOT` otherwise, and `FS_READ_ONLY` for `write`/`edit` in a read-only root.
@@ -322,7 +311,10 @@ export interface FsProvider {
     edit: FsReplaceRequest,
     options?: FsMutationOptions,
   ): Promise<FsReplaceOutcome>;
-  /** The current version of a file, or `null` when it does not exist. */
+  /**
+   * The current version of a file, or `null` when it does not exist (`patch` records the
+   * version of a file it moved).
+   */
   version(target: FsTarget, options?: FsCallOptions): Promise<string | null>;
   /**
    * The entry at `target` itself (never followed: `target.realPath` names the entry, its
@@ -349,20 +341,12 @@ export interface FsProvider {
    */
   removeEntry(target: FsTarget, options?: FsRemoveOptions): Promise<FsRemoveOutcome>;
   /**
-   * Optional fast path for `grep` (C11): a regular file's bytes in chunks (a chunk may be a
-   * reused buffer), with the same containment checks as `streamText` but no version. Without
-   * it the tools use `stat` with `readText` or `streamText`, with identical results.
+   * Optional fast paths of the search tools (C9.2, C11): a traversal's listing, a file's bytes
+   * with the containment check put off until the tool reports from it, and a prefilter. Without
+   * them the tools use `listDir`, `readText` and `streamText`, with identical results. Their
+   * security trade-off: ARCHITECTURE.md, "The search path's trade-off".
    */
-  searchChunks?(
-    target: FsTarget,
-    options?: FsSearchReadOptions,
-  ): Promise<AsyncIterable<Uint8Array> | Iterable<Uint8Array>>;
-  /**
-   * Optional fast path for the search tools (C9.2): `listDir` for a traversal, with the same
-   * entries and the same guarantee that the directory lies inside a root. Without it the tools
-   * use `listDir`.
-   */
-  searchListDir?(target: FsTarget, options?: FsSearchListOptions): Promise<FsDirEntry[]>;
+  readonly search?: FsSearchProvider;
   /**
    * Optional: the real path of an absolute path, synchronously (links followed; a missing path
    * as given), for `createFsTools` to check its `cwd` at construction (C1.2): a `cwd` that is
@@ -370,17 +354,4 @@ export interface FsProvider {
    * links need not have it.
    */
   realPathSync?(path: string): string;
-  /**
-   * Optional fast path for `grep` (C11): for each file, `0` when it surely lacks one of
-   * `needles` (byte strings every matching line contains), `1` when it may hold them all; or
-   * `null` for "no answer" (every file may). A hint told ahead of the search, typically on
-   * another thread: its reads need no containment check, because the tools only skip a file
-   * marked `0` (which has no matching line) and read every other one through `searchChunks` or
-   * `readText`, which check.
-   */
-  searchMayContain?(
-    targets: readonly FsTarget[],
-    needles: readonly Uint8Array[],
-    options?: FsCallOptions,
-  ): Promise<Uint8Array | null>;
 }

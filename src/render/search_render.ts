@@ -128,6 +128,41 @@ export interface GrepContentView extends SearchView {
 export interface GrepCounts extends GrepTotals {
   /** Files searched (C11 `<s>`). */
   searched: number;
+  /** Files given up for time (issue 19): their display paths, and the bound (`grepFileTimeMs`). */
+  skipped?: { paths: readonly string[]; ms: number };
+}
+
+/** Paths a skipped-files note names at most. */
+const SKIPPED_NAMED = 10;
+
+/**
+ * The note after a `grep` footer for files whose search took longer than `grepFileTimeMs`
+ * (issue 19), on a line of its own; nothing when none was.
+ *
+ * @param counts The complete search's counts.
+ * @returns `\n(Skipped <k> files whose search took longer than <ms> ms: <path>, …)`, the paths
+ *   past the tenth as ` and <n> more`; or `""`.
+ */
+export function grepSkippedNote(counts: GrepCounts): string {
+  const skipped = counts.skipped;
+  if (!skipped || skipped.paths.length === 0) return "";
+  const { paths, ms } = skipped;
+  const named = paths.slice(0, SKIPPED_NAMED).map((path) => renderName(path)).join(", ");
+  const more = paths.length > SKIPPED_NAMED ? ` and ${paths.length - SKIPPED_NAMED} more` : "";
+  return `\n(Skipped ${
+    plural(paths.length, "file", "files")
+  } whose search took longer than ${ms} ms: ${named}${more})`;
+}
+
+/**
+ * The detail of the `FS_IO_ERROR` for a file named as `grep`'s `path` whose search took longer
+ * than `grepFileTimeMs` (issue 19).
+ *
+ * @param ms The bound.
+ * @returns The detail, after `cannot grep "<path>": `.
+ */
+export function grepTimeDetail(ms: number): string {
+  return `its search took longer than ${ms} ms; try a simpler pattern, or read the file in parts`;
 }
 
 /** `<s> files searched` (C11). */
@@ -200,7 +235,7 @@ export function renderGrepContent(
   options: { maxLineLength: number; context: number },
 ): GrepContentView {
   if (counts.matches === 0) {
-    const footer = noMatches(pattern, counts.searched);
+    const footer = noMatches(pattern, counts.searched) + grepSkippedNote(counts);
     return { text: envelope(displayPath, "grep", [], footer), shown: 0, rendered: [] };
   }
   const budget = new Budget(window.maxBytes);
@@ -249,7 +284,8 @@ export function renderGrepContent(
     : `(Showing matching lines ${a}-${b} of ${counts.matches} in ${
       plural(counts.files, "file", "files")
     }; ${searchedText(counts.searched)}.${continueAt(b, counts.matches)})`;
-  return { text: envelope(displayPath, "grep", body, footer), shown, rendered };
+  const text = envelope(displayPath, "grep", body, footer + grepSkippedNote(counts));
+  return { text, shown, rendered };
 }
 
 /**
@@ -301,7 +337,7 @@ export function renderGrepFiles(
   window: SearchWindow,
 ): SearchView {
   if (counts.matches === 0) {
-    const footer = noMatches(pattern, counts.searched);
+    const footer = noMatches(pattern, counts.searched) + grepSkippedNote(counts);
     return { text: envelope(displayPath, "grep", [], footer), shown: 0 };
   }
   const lines = files.slice(window.offset - 1).map((f) =>
@@ -319,5 +355,6 @@ export function renderGrepFiles(
       searchedText(counts.searched)
     }.${continueAt(b, counts.files)})`;
   }
-  return { text: envelope(displayPath, "grep", body, footer), shown: body.length };
+  const text = envelope(displayPath, "grep", body, footer + grepSkippedNote(counts));
+  return { text, shown: body.length };
 }

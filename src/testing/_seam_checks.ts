@@ -12,6 +12,23 @@ export function seamChecks(factory: ProviderFactory): ConformanceCheck[] {
   const check = (name: string, fn: () => Promise<void>): ConformanceCheck => ({ name, fn });
   return [
     check(
+      "C3: roots lists each root once, as a writable flag and an absolute path that resolves",
+      () =>
+        withFixture(factory, {
+          roots: [{ name: "root" }, { name: "docs", write: false }],
+        }, async (box) => {
+          assert.deepEqual(box.fs.roots.map((root) => ({ ...root })), [
+            { path: `${box.base}/root`, writable: true },
+            { path: `${box.base}/docs`, writable: false },
+          ]);
+          for (const root of box.fs.roots) {
+            const at = await box.fs.resolve(".", { cwd: root.path, op: "list" });
+            assert.equal(at.realPath, root.path);
+            assert.equal(at.root.path, root.path);
+          }
+        }),
+    ),
+    check(
       "C3.1: resolve makes a relative path absolute against cwd, lexically",
       () =>
         withFixture(factory, { files: { "root/a.txt": "a" } }, async (box) => {
@@ -375,23 +392,6 @@ export function seamChecks(factory: ProviderFactory): ConformanceCheck[] {
           } finally {
             handle.close();
           }
-        }),
-    ),
-    check(
-      "C11: searchMayContain (when the provider has it) marks 0 only a file lacking a needle",
-      () =>
-        withFixture(factory, {
-          files: { "root/both.txt": "alpha beta\n", "root/one.txt": "alpha\n", "root/none": "" },
-        }, async (box) => {
-          if (!box.fs.searchMayContain) return;
-          const targets = await Promise.all(
-            ["both.txt", "one.txt", "none"].map((name) => target(box, `root/${name}`)),
-          );
-          const needles = [encoder.encode("beta"), encoder.encode("alpha")];
-          const flags = await box.fs.searchMayContain(targets, needles);
-          if (flags === null) return; // no answer: every file may match
-          assert.equal(flags.length, 3);
-          assert.equal(flags[0], 1, "a file holding every needle is never marked 0");
         }),
     ),
   ];

@@ -1,7 +1,8 @@
 // Conformance checks that run the tools over the provider. Private to src/testing.
 
 import assert from "node:assert/strict";
-import { createFsTools, type FsProviderWithRoots } from "../tools/tools.ts";
+import { createFsTools } from "../tools/tools.ts";
+import type { FsProvider } from "../provider/fs_provider.ts";
 import type { FsToolResult } from "../types.ts";
 import type { ConformanceCheck, ProviderFactory } from "./fixture.ts";
 import { text, withFixture } from "./_assert.ts";
@@ -187,7 +188,7 @@ export function toolChecks(factory: ProviderFactory): ConformanceCheck[] {
         withFixture(factory, {}, async (box) => {
           // A provider whose file appears right before the write lands, as another writer's would.
           const inner = box.fs;
-          const racing: FsProviderWithRoots = {
+          const racing: FsProvider = {
             roots: inner.roots,
             resolve: (path, options) => inner.resolve(path, options),
             stat: (at, options) => inner.stat(at, options),

@@ -6,7 +6,7 @@
  * @module
  */
 
-import type { FsProviderWithRoots } from "../tools/tools.ts";
+import type { FsProvider } from "../provider/fs_provider.ts";
 
 /** A root of a fixture: a directory below the fixture's base, by name. */
 export interface FixtureRoot {
@@ -42,7 +42,7 @@ export interface FixtureLayout {
 /** A provider over a fixture tree, with host-side access that bypasses the tools. */
 export interface ProviderFixture {
   /** The provider, its roots as the layout names them. */
-  fs: FsProviderWithRoots;
+  fs: FsProvider;
   /** The absolute directory every layout path is relative to. */
   base: string;
   /**

@@ -1,14 +1,15 @@
 /**
  * The provider conformance suite: checks that an {@linkcode FsProvider} keeps the seam's contract
- * (containment, stat, listing, whole and streamed reads, writes under preconditions, edits,
- * versions, whole-entry moves and removals, serialization, abort), directly and through the
- * tools.
+ * (roots and containment, stat, listing, whole and streamed reads, writes under preconditions,
+ * edits, versions, whole-entry moves and removals, the optional search fast paths,
+ * serialization, abort), directly and through the tools: each member of the seam is checked.
  *
  * @module
  */
 
 import type { ConformanceCheck, ProviderFactory } from "./fixture.ts";
 import { entryChecks } from "./_entry_checks.ts";
+import { optionalChecks } from "./_optional_checks.ts";
 import { seamChecks } from "./_seam_checks.ts";
 import { toolChecks } from "./_tool_checks.ts";
 
@@ -41,7 +42,12 @@ export interface ProviderConformanceOptions {
  * ```
  */
 export function conformanceChecks(factory: ProviderFactory): ConformanceCheck[] {
-  return [...seamChecks(factory), ...entryChecks(factory), ...toolChecks(factory)];
+  return [
+    ...seamChecks(factory),
+    ...entryChecks(factory),
+    ...optionalChecks(factory),
+    ...toolChecks(factory),
+  ];
 }
 
 /**

@@ -1,10 +1,10 @@
 // `grep`'s files told apart ahead of the search (CONTRACT C11): batches of the walk's files go
-// to the provider's `searchMayContain` (the local provider answers from a worker thread), and
-// only the files that may hold every literal of the pattern are searched, in path order. Private
-// to src/tools.
+// to the provider's prefilter (`fs.search.mayContain`; the local provider answers from a worker
+// thread) while the walk goes on; the files that may match come out in path order, the others
+// (surely lacking a literal of the pattern) are counted. Private to src/tools.
 
 import { FsError } from "../fs_error.ts";
-import type { FsProvider } from "../provider/fs_provider.ts";
+import type { FsSearchProvider } from "../provider/fs_provider.ts";
 import type { SearchFile } from "./_search_walk.ts";
 
 /** Files per question to the provider. */
@@ -12,82 +12,85 @@ const BATCH = 256;
 /** Questions in flight before the walk waits for the oldest answer. */
 const AHEAD = 3;
 
+/** Options of {@linkcode prefilter}. */
+export interface PrefilterOptions {
+  /** The provider's search fast paths, if any (no `mayContain`: no file is ruled out). */
+  search?: FsSearchProvider;
+  /** The pattern's literals (none: no file is ruled out). */
+  needles: readonly Uint8Array[];
+  /** Cancels the questions. */
+  signal?: AbortSignal;
+}
+
+/** The files that may match, in path order, and a count of the others. */
+export interface Candidates extends AsyncIterable<SearchFile> {
+  /** Files read ahead and found to lack a literal so far: searched, without a match. */
+  readonly ruledOut: number;
+}
+
 interface Asked {
   files: SearchFile[];
   flags: Promise<Uint8Array | null>;
 }
 
 /**
- * Takes the walk's files in path order and hands the ones that may match to `search`, in the
- * same order. A search of fewer than {@linkcode BATCH} files never asks.
+ * The walk's files that may match, in the same order; the others are only counted
+ * (`ruledOut`). The provider is asked about batches of {@linkcode BATCH} files, up to
+ * {@linkcode AHEAD} batches ahead of the one handed out; a search of fewer files never asks.
+ *
+ * @param files The walk's files, in path order.
+ * @param options The provider's fast paths, the literals and the signal.
+ * @returns The files that may match.
  */
-export class AheadFilter {
-  #batch: SearchFile[] = [];
-  #asked: Asked[] = [];
-  /** Files read ahead and found to lack a literal: searched, without a match. */
-  ruledOut = 0;
-
-  private constructor(
-    readonly fs: FsProvider,
-    readonly needles: readonly Uint8Array[],
-    readonly search: (file: SearchFile) => Promise<void>,
-    readonly signal?: AbortSignal,
-  ) {}
-
-  /**
-   * A filter, or `null` when nothing can be told apart ahead (the provider has no
-   * `searchMayContain`, or the pattern has no literal).
-   *
-   * @param fs The provider.
-   * @param needles The pattern's literals.
-   * @param search Searches one file.
-   * @param signal Cancels the search.
-   */
-  static create(
-    fs: FsProvider,
-    needles: readonly Uint8Array[],
-    search: (file: SearchFile) => Promise<void>,
-    signal?: AbortSignal,
-  ): AheadFilter | null {
-    return fs.searchMayContain && needles.length > 0
-      ? new AheadFilter(fs, needles, search, signal)
-      : null;
+export function prefilter(files: AsyncIterable<SearchFile>, options: PrefilterOptions): Candidates {
+  const { needles, signal, search } = options;
+  const mayContain = search?.mayContain;
+  if (!mayContain || needles.length === 0) {
+    return { ruledOut: 0, [Symbol.asyncIterator]: () => files[Symbol.asyncIterator]() };
   }
+  const candidates = {
+    ruledOut: 0,
+    async *[Symbol.asyncIterator]() {
+      const asked: Asked[] = [];
+      let batch: SearchFile[] = [];
+      for await (const file of files) {
+        batch.push(file);
+        if (batch.length < BATCH) continue;
+        const targets = batch.map((f) => f.target);
+        const flags = mayContain.call(search, targets, needles, { signal });
+        flags.catch(() => {}); // awaited in order, below
+        asked.push({ files: batch, flags });
+        batch = [];
+        if (asked.length < AHEAD) continue;
+        const { files: asked0, flags: flags0 } = asked.shift()!;
+        const marks = await answer(flags0, signal);
+        for (let i = 0; i < asked0.length; i++) {
+          if (marks !== null && marks[i] === 0) candidates.ruledOut++;
+          else yield asked0[i];
+        }
+      }
+      for (const { files: left, flags } of asked) {
+        const marks = await answer(flags, signal);
+        for (let i = 0; i < left.length; i++) {
+          if (marks !== null && marks[i] === 0) candidates.ruledOut++;
+          else yield left[i];
+        }
+      }
+      yield* batch;
+    },
+  };
+  return candidates;
+}
 
-  /** Takes the walk's next file; waits when enough questions are in flight. */
-  add(file: SearchFile): Promise<void> | undefined {
-    this.#batch.push(file);
-    if (this.#batch.length < BATCH) return;
-    const files = this.#batch;
-    this.#batch = [];
-    const targets = files.map((f) => f.target);
-    const flags = this.fs.searchMayContain!(targets, this.needles, { signal: this.signal });
-    flags.catch(() => {}); // awaited in order, below
-    this.#asked.push({ files, flags });
-    if (this.#asked.length >= AHEAD) return this.#next();
-  }
-
-  /** Searches what is left once the walk has ended. */
-  async finish(): Promise<void> {
-    while (this.#asked.length > 0) await this.#next();
-    const rest = this.#batch;
-    this.#batch = [];
-    for (const file of rest) await this.search(file);
-  }
-
-  /** Searches the oldest batch's files that may match. */
-  async #next(): Promise<void> {
-    const { files, flags } = this.#asked.shift()!;
-    let marks: Uint8Array | null = null;
-    try {
-      marks = await flags;
-    } catch {
-      if (this.signal?.aborted) throw new FsError("FS_ABORTED");
-      // no answer: every file may match
-    }
-    for (let i = 0; i < files.length; i++) {
-      if (!marks || marks[i] !== 0) await this.search(files[i]);
-      else this.ruledOut++;
-    }
+/** A batch's answer, or `null` for none (every file may match). */
+async function answer(
+  flags: Promise<Uint8Array | null>,
+  signal?: AbortSignal,
+): Promise<Uint8Array | null> {
+  try {
+    return await flags;
+  } catch {
+    if (signal?.aborted) throw new FsError("FS_ABORTED");
+    return null; // no answer: every file may match
   }
 }

@@ -1,6 +1,6 @@
 // How `grep` reads a file (CONTRACT C11): chunks cut into blocks of whole lines, a block without
 // the pattern's literals skipped undecoded, a large file streamed with bounded memory, a binary
-// file refused. Private to src/tools.
+// file refused, a file whose search outlasts `grepFileTimeMs` given up. Private to src/tools.
 
 import { FsError } from "../fs_error.ts";
 import type { FsStat, FsTarget } from "../provider/fs_provider.ts";
@@ -8,7 +8,7 @@ import { concatBytes } from "../text/bytes.ts";
 import { countNewlines } from "../text/newlines.ts";
 import { firstCandidate, type GrepPattern, type GrepScanner } from "../text/grep_scan.ts";
 import { looksBinary, type ToolEnv } from "./_context.ts";
-import { pause } from "./_search_walk.ts";
+import { YieldClock } from "./_search_walk.ts";
 
 const decoder = new TextDecoder("utf-8", { ignoreBOM: true });
 
@@ -21,82 +21,135 @@ function bufferOf(env: ToolEnv): Uint8Array {
 }
 const LF = 0x0a;
 
+/** A file's search outlasted its deadline (`grepFileTimeMs`, issue 19): it is given up. */
+export class FileTimedOut extends Error {
+  constructor() {
+    super("the file's search outlasted its deadline");
+    this.name = "FileTimedOut";
+  }
+}
+
+/** How {@linkcode scanChunks} feeds a file. */
+export interface ScanOptions {
+  /** The compiled pattern. */
+  pattern: GrepPattern;
+  /** Context lines (0: a block is tested for the pattern's literals before it is decoded). */
+  context: number;
+  /**
+   * The chunks come from the provider's shared buffer: each stays intact until the one after
+   * the next is drawn, so the previous one is kept uncopied.
+   * @default {false}
+   */
+  reusedChunks?: boolean;
+  /**
+   * With `reusedChunks`: the binary check waits until a block may match (or the second chunk
+   * comes), for a caller that treats a binary file as one without matches.
+   * @default {false}
+   */
+  lazyBinary?: boolean;
+  /** The call's yield clock (and its signal). Default: a clock of its own, without a signal. */
+  clock?: YieldClock;
+  /** `performance.now()` past which the scan throws {@linkcode FileTimedOut}. */
+  deadline?: number;
+}
+
+/** How {@linkcode scanFile} reads a file: {@linkcode ScanOptions} and what the caller knows. */
+export interface ScanFileOptions extends Omit<ScanOptions, "reusedChunks" | "lazyBinary"> {
+  /**
+   * The file was named as grep's `path`: a binary file is an error told at once, and what was
+   * read is checked to lie inside a root whatever the outcome.
+   */
+  single: boolean;
+  /** The file's stat when the caller has it already (a file named directly). */
+  known?: FsStat;
+}
+
 /**
  * Feeds one file to a scanner: a small file whole, a large one streamed in blocks cut at line
- * ends (bounded memory). Throws `FS_BINARY` for a binary file. `known`: the file's stat when the
- * caller has it already (a file named directly), so it is not asked for again.
+ * ends (bounded memory). Throws `FS_BINARY` for a binary file and {@linkcode FileTimedOut}
+ * past the deadline. Through the provider's search fast path, what was read is checked to lie
+ * inside a root (`verify()`) before anything of the file can be reported: when it matched, was
+ * given up, is binary, or was named directly (`FS_OUTSIDE_ROOT` then).
  */
 export async function scanFile(
   env: ToolEnv,
   target: FsTarget,
   scanner: GrepScanner,
-  pattern: GrepPattern,
-  context: number,
-  single: boolean,
-  known?: FsStat,
+  options: ScanFileOptions,
 ): Promise<void> {
   const { signal } = env;
-  const fast = env.fs.searchChunks;
-  if (fast) {
-    const chunks = await fast.call(env.fs, target, {
-      signal,
-      verifyIf: () => scanner.matches > 0,
-      buffer: bufferOf(env),
-    });
+  const { single } = options;
+  const search = env.fs.search;
+  if (search) {
+    const read = await search.readChunks(target, { signal, buffer: bufferOf(env) });
     // In a directory search a binary file is skipped, which shows as a file without a match:
     // it is told apart only once it may match.
-    await scanChunks(chunks, scanner, pattern, context, true, !single, signal);
+    const { pattern, context, clock, deadline } = options;
+    const scan = { pattern, context, reusedChunks: true, lazyBinary: !single, clock, deadline };
+    try {
+      await scanChunks(read.chunks, scanner, scan);
+      if (single || scanner.matches > 0) await read.verify();
+    } catch (error) {
+      // A file given up is named, and a binary one left out of the count: both are told from
+      // what was read, so it is checked first (FS_OUTSIDE_ROOT instead).
+      const binary = error instanceof FsError && error.code === "FS_BINARY";
+      if (single || binary || error instanceof FileTimedOut) await read.verify();
+      throw error;
+    } finally {
+      read.close();
+    }
     return;
   }
-  const stat = known ?? await env.fs.stat(target, { signal });
+  const stat = options.known ?? await env.fs.stat(target, { signal });
   if (!stat || stat.type !== "file") throw new FsError("FS_NOT_REGULAR_FILE");
   if (stat.size !== null && stat.size < env.config.readStreamMinSize) {
     // Decided again on the open file: one that grew past the limit is streamed (C7.4).
     const wholeMaxSize = env.config.readStreamMinSize - 1;
     const { bytes, tooLarge } = await env.fs.readText(target, { signal, wholeMaxSize });
     if (!tooLarge) {
-      await scanChunks([bytes], scanner, pattern, context, false, false, signal);
+      await scanChunks([bytes], scanner, options);
       return;
     }
   }
   const handle = await env.fs.streamText(target, { signal });
   try {
-    await scanChunks(handle.chunks(0), scanner, pattern, context, false, false, signal);
+    await scanChunks(handle.chunks(0), scanner, options);
   } finally {
     handle.close();
   }
 }
 
 /**
- * Scans chunks (possibly reused buffers) in blocks of whole lines. `keeps`: each chunk stays
- * intact until the one after the next is drawn (then the previous one is kept uncopied).
- * `lazyBinary` (with `keeps`): the binary check waits until a block may match (or the second
- * chunk comes), for a caller that treats a binary file as one without matches.
+ * Scans chunks in blocks of whole lines.
  *
  * A chunk is fed in pieces of at most `pattern.lineChars` bytes (so one piece's tests take about
- * the engine's work budget, `GREP_TEST_WORK`), and between pieces timers and `signal` run at
- * least every 10 ms: a costly pattern neither freezes the thread nor outlives an abort (issue 19).
+ * the engine's work budget, `GREP_TEST_WORK`), and between pieces timers and the signal run at
+ * least every 10 ms (`clock.pause()`), and the deadline is checked: a costly pattern neither
+ * freezes the thread nor outlives an abort, nor keeps one file searched for ever (issue 19).
  */
 export async function scanChunks(
   chunks: AsyncIterable<Uint8Array> | Iterable<Uint8Array>,
   scanner: GrepScanner,
-  pattern: GrepPattern,
-  context: number,
-  keeps = false,
-  lazyBinary = false,
-  signal?: AbortSignal,
+  options: ScanOptions,
 ): Promise<void> {
-  const blocks = new BlockFeeder(scanner, pattern, context, keeps, keeps && lazyBinary);
+  const { pattern, deadline } = options;
+  const clock = options.clock ?? new YieldClock();
+  const blocks = new BlockFeeder(scanner, options);
   const piece = Math.max(PIECE_MIN, pattern.lineChars);
+  // The deadline is checked before each piece but the first: a file of one piece (most files)
+  // costs one engine budget at most, and is never given up.
+  let fed = false;
   const feed = async (chunk: Uint8Array) => {
     for (let at = 0; at < chunk.length; at += piece) {
-      if (at > 0) await pause(signal);
+      if (at > 0) await clock.pause();
+      if (fed && deadline !== undefined && performance.now() > deadline) throw new FileTimedOut();
+      fed = true;
       blocks.chunk(at === 0 && chunk.length <= piece ? chunk : chunk.subarray(at, at + piece));
     }
   };
   if (Symbol.asyncIterator in chunks) {
     for await (const chunk of chunks) {
-      await pause(signal);
+      await clock.pause();
       await feed(chunk);
     }
   } else {
@@ -104,7 +157,7 @@ export async function scanChunks(
     // abort signal still run between the chunks of a large file.
     let first = true;
     for (const chunk of chunks) {
-      if (!first) await pause(signal);
+      if (!first) await clock.pause();
       first = false;
       await feed(chunk);
     }
@@ -128,6 +181,11 @@ const NUL_RUN = 1 << 20;
  * files have no match at all, and then nothing is counted).
  */
 class BlockFeeder {
+  readonly pattern: GrepPattern;
+  readonly context: number;
+  /** The chunks are reused buffers (kept uncopied until the one after the next comes). */
+  readonly keeps: boolean;
+  readonly lazyBinary: boolean;
   #deferred: Uint8Array | null = null;
   #blocks = 0;
   /**
@@ -141,13 +199,12 @@ class BlockFeeder {
   #first = true;
   /** The first chunk's head while its binary check waits (`lazyBinary`). */
   #head: Uint8Array | null = null;
-  constructor(
-    readonly scanner: GrepScanner,
-    readonly pattern: GrepPattern,
-    readonly context: number,
-    readonly keeps: boolean,
-    readonly lazyBinary = false,
-  ) {}
+  constructor(readonly scanner: GrepScanner, options: ScanOptions) {
+    this.pattern = options.pattern;
+    this.context = options.context;
+    this.keeps = options.reusedChunks === true;
+    this.lazyBinary = this.keeps && options.lazyBinary === true;
+  }
 
   /** Takes the file's next chunk (the first one is checked for binary content). */
   chunk(chunk: Uint8Array): void {

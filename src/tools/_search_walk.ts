@@ -1,6 +1,6 @@
 // The traversal of the search tools (CONTRACT C9.2) over any provider: `listDir` and
-// `readText`, or the provider's optional `searchListDir` and `searchChunks` fast paths when it
-// has them. Private to src/tools.
+// `readText`, or the provider's optional search fast paths (`fs.search`: `listDir`,
+// `readChunks`) when it has them. Private to src/tools.
 
 import { dirname, join, relative, sep } from "node:path";
 import { setImmediate } from "node:timers";
@@ -19,33 +19,67 @@ export interface SearchFile {
   target: FsTarget;
 }
 
-/** Options of {@linkcode walkFiles}. */
+/**
+ * One call's yield clock: `pause()` lets timers and the abort signal run about every 10 ms of
+ * synchronous work (through `setImmediate`: `setTimeout(0)` costs milliseconds a yield in Deno).
+ * One per call, so one call's work never counts against another's.
+ */
+export class YieldClock {
+  #last = performance.now();
+
+  /** @param signal The call's signal, checked at each yield. */
+  constructor(readonly signal?: AbortSignal) {}
+
+  /** Yields when 10 ms have passed since the last yield; then throws `FS_ABORTED` if aborted. */
+  async pause(): Promise<void> {
+    if (performance.now() - this.#last < 10) return;
+    await new Promise((resolve) => setImmediate(resolve));
+    this.#last = performance.now();
+    if (this.signal?.aborted) throw new FsError("FS_ABORTED");
+  }
+}
+
+/** Options of {@linkcode walk}. */
 export interface WalkOptions {
   /** Only files matching it (and hidden names it names literally). */
   glob: GlobMatcher | null;
   /** Cancels the walk. */
   signal?: AbortSignal;
+  /** The call's yield clock; default a new one on `signal`. */
+  clock?: YieldClock;
   /**
-   * `true` when the caller reports only files whose reads pass the provider's containment check
-   * (`grep`, `verifyIf`): the listings below the search directory then skip their own check.
+   * `true` when the caller reports only files whose reads pass `verify()` (`grep`, through
+   * `fs.search.readChunks`): the listings below the search directory then skip their own check.
    */
   verifiedReadsOnly?: boolean;
 }
 
 /**
- * Every regular file below a directory that the search reports (C9.2), in path order (C9.4):
- * no symlink followed, `.git` and hidden names skipped (unless the glob names them), `.gitignore`
- * rules of the directory, its descendants and its ancestors up to the root applied.
+ * Every regular file below a directory that the search reports (C9.2), in path order (C9.4),
+ * as the walk reaches them: no symlink followed, `.git` and hidden names skipped (unless the
+ * glob names them), `.gitignore` rules of the directory, its descendants and its ancestors up to
+ * the root applied. Depth first, each directory's entries sorted with a directory's name read as
+ * followed by `/` (the order of the whole paths); no list of every file is built, and a file is
+ * handed out before the next directory is listed.
  */
+export async function* walk(
+  fs: FsProvider,
+  base: FsTarget,
+  options: WalkOptions,
+): AsyncGenerator<SearchFile, void, undefined> {
+  for await (const files of walkRuns(fs, base, options)) yield* files;
+}
+
+/** The files of {@linkcode walk} as one list (`glob`, which sorts them). */
 export async function walkFiles(
   fs: FsProvider,
   base: FsTarget,
   options: WalkOptions,
 ): Promise<SearchFile[]> {
   const files: SearchFile[] = [];
-  await walkEach(fs, base, options, (file) => {
-    files.push(file);
-  });
+  for await (const run of walkRuns(fs, base, options)) {
+    for (const file of run) files.push(file);
+  }
   return files;
 }
 
@@ -57,84 +91,101 @@ interface Kept {
   directory: boolean;
 }
 
+/** A directory being walked: its kept entries, and the next one to take. */
+interface Frame {
+  dir: FsTarget;
+  stack: IgnoreStack;
+  kept: Kept[];
+  next: number;
+}
+
 const byKey = (a: Kept, b: Kept) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0);
 
 /**
- * The files of {@linkcode walkFiles}, handed to `visit` one at a time in path order (C9.4) as
- * the walk reaches them (depth first, each directory's entries sorted with a directory's name
- * read as followed by `/`, which is the order of the whole paths): no list of every file is
- * built, and each file can be searched before the next directory is listed. `visit` is awaited
- * before the walk goes on; what it throws ends the walk.
+ * The files of {@linkcode walk} in runs: the files between two subdirectories of a directory,
+ * in order (one step of the generator per run, not per file).
  */
-export async function walkEach(
+async function* walkRuns(
   fs: FsProvider,
   base: FsTarget,
   options: WalkOptions,
-  visit: (file: SearchFile) => Promise<void> | void,
-): Promise<void> {
-  const { glob, signal } = options;
-  const unverified = options.verifiedReadsOnly === true;
-  const walk = async (dir: FsTarget, rel: string, parentStack: IgnoreStack): Promise<void> => {
-    if (signal?.aborted) throw new FsError("FS_ABORTED");
-    let entries: FsDirEntry[];
-    try {
-      entries = fs.searchListDir
-        ? await fs.searchListDir(dir, { signal, verify: rel === "" || !unverified })
-        : await fs.listDir(dir, { signal });
-      await pause(signal);
-    } catch (error) {
-      if (signal?.aborted || (error instanceof FsError && error.code === "FS_ABORTED")) {
-        throw new FsError("FS_ABORTED");
-      }
-      if (rel === "") throw error;
-      return; // unreadable, vanished or swapped for a link: skipped
+): AsyncGenerator<SearchFile[], void, undefined> {
+  const { signal } = options;
+  const clock = options.clock ?? new YieldClock(signal);
+  const frames: Frame[] = [];
+  const first = await enter(fs, base, "", await ancestorRules(fs, base, signal), options, clock);
+  if (first) frames.push(first);
+  let run: SearchFile[] = [];
+  while (frames.length > 0) {
+    const frame = frames[frames.length - 1];
+    if (frame.next === frame.kept.length) {
+      frames.pop();
+      continue;
     }
-    let stack = parentStack;
-    if (entries.some((e) => e.name === ".gitignore" && e.type === "file")) {
-      const rules = await readRules(fs, child(dir, ".gitignore"), signal);
-      if (rules) stack = stack.push({ base: rel, rules });
+    const { name, path, directory } = frame.kept[frame.next++];
+    if (!directory) {
+      run.push({ rel: path, target: child(frame.dir, name) });
+      continue;
     }
-    const kept: Kept[] = [];
-    for (const entry of entries) {
-      const name = entry.name;
-      if (entry.type === "other" || name === ".git") continue;
-      if (name.startsWith(".") && !glob?.namesHidden(name)) continue;
-      const path = rel === "" ? name : `${rel}/${name}`;
-      if (entry.type === "directory") {
-        if (glob && !glob.mayContain(path)) continue;
-        if (!stack.empty && stack.ignores(path, true)) continue;
-        kept.push({ key: name + "/", name, path, directory: true });
-      } else {
-        if (glob && !glob.match(path)) continue;
-        if (!stack.empty && stack.ignores(path, false)) continue;
-        kept.push({ key: name, name, path, directory: false });
-      }
-    }
-    entries = [];
-    kept.sort(byKey);
-    for (const { name, path, directory } of kept) {
-      if (directory) await walk(child(dir, name), path, stack);
-      else {
-        const visited = visit({ rel: path, target: child(dir, name) });
-        if (visited) await visited;
-      }
-    }
-  };
-  await walk(base, "", await ancestorRules(fs, base, signal));
+    if (run.length > 0) yield run;
+    run = [];
+    const below = await enter(fs, child(frame.dir, name), path, frame.stack, options, clock);
+    if (below) frames.push(below);
+  }
+  if (run.length > 0) yield run;
 }
 
-let last = performance.now();
-
 /**
- * Lets timers and the abort signal run about every 10 ms of a synchronous fast path (through
- * `setImmediate`: `setTimeout(0)` costs milliseconds a yield in Deno).
+ * Lists a directory and keeps the entries the walk goes on with, sorted; `null` for a directory
+ * below the search directory that cannot be listed (unreadable, vanished, swapped for a link).
  */
-export async function pause(signal?: AbortSignal): Promise<void> {
-  const now = performance.now();
-  if (now - last < 10) return;
-  await new Promise((resolve) => setImmediate(resolve));
-  last = performance.now();
+async function enter(
+  fs: FsProvider,
+  dir: FsTarget,
+  rel: string,
+  parentStack: IgnoreStack,
+  options: WalkOptions,
+  clock: YieldClock,
+): Promise<Frame | null> {
+  const { glob, signal } = options;
   if (signal?.aborted) throw new FsError("FS_ABORTED");
+  let entries: FsDirEntry[];
+  try {
+    const verify = rel === "" || options.verifiedReadsOnly !== true;
+    entries = fs.search
+      ? await fs.search.listDir(dir, { signal, verify })
+      : await fs.listDir(dir, { signal });
+    await clock.pause();
+  } catch (error) {
+    if (signal?.aborted || (error instanceof FsError && error.code === "FS_ABORTED")) {
+      throw new FsError("FS_ABORTED");
+    }
+    if (rel === "") throw error;
+    return null; // unreadable, vanished or swapped for a link: skipped
+  }
+  let stack = parentStack;
+  if (entries.some((e) => e.name === ".gitignore" && e.type === "file")) {
+    const rules = await readRules(fs, child(dir, ".gitignore"), signal);
+    if (rules) stack = stack.push({ base: rel, rules });
+  }
+  const kept: Kept[] = [];
+  for (const entry of entries) {
+    const name = entry.name;
+    if (entry.type === "other" || name === ".git") continue;
+    if (name.startsWith(".") && !glob?.namesHidden(name)) continue;
+    const path = rel === "" ? name : `${rel}/${name}`;
+    if (entry.type === "directory") {
+      if (glob && !glob.mayContain(path)) continue;
+      if (!stack.empty && stack.ignores(path, true)) continue;
+      kept.push({ key: name + "/", name, path, directory: true });
+    } else {
+      if (glob && !glob.match(path)) continue;
+      if (!stack.empty && stack.ignores(path, false)) continue;
+      kept.push({ key: name, name, path, directory: false });
+    }
+  }
+  kept.sort(byKey);
+  return { dir, stack, kept, next: 0 };
 }
 
 /** A name below a normalized absolute path (`join` without re-normalizing: a name has no `/`). */
@@ -149,13 +200,18 @@ function child(dir: FsTarget, name: string): FsTarget {
 async function readRules(fs: FsProvider, target: FsTarget, signal?: AbortSignal) {
   try {
     let bytes: Uint8Array;
-    if (fs.searchChunks) {
-      // Synchronous once open: no round trip through the I/O threads per file.
+    if (fs.search) {
+      // Synchronous once open: no round trip through the I/O threads per file. Rules decide
+      // what a search reports, so the file read is checked to lie inside a root.
       const parts: Uint8Array[] = [];
       // A buffer of its own: `for await` lets other searches run between chunks.
-      const buffer = new Uint8Array(1 << 14);
-      const chunks = await fs.searchChunks(target, { signal, buffer });
-      for await (const chunk of chunks) parts.push(chunk.slice());
+      const read = await fs.search.readChunks(target, { signal, buffer: new Uint8Array(1 << 14) });
+      try {
+        for await (const chunk of read.chunks) parts.push(chunk.slice());
+        await read.verify();
+      } finally {
+        read.close();
+      }
       bytes = concatBytes(parts);
     } else {
       ({ bytes } = await fs.readText(target, { signal }));

@@ -7,7 +7,7 @@
 
 import { basename } from "node:path";
 import { FsError } from "../fs_error.ts";
-import type { FsTarget } from "../provider/fs_provider.ts";
+import type { FsStat, FsTarget } from "../provider/fs_provider.ts";
 import { displayPath } from "../provider/roots.ts";
 import {
   globTooLongMessage,
@@ -15,6 +15,7 @@ import {
   type GrepFileView,
   grepOffsetMessage,
   grepOutputModeMessage,
+  grepTimeDetail,
   invalidPatternMessage,
   patternTooLargeMessage,
   renderGrepContent,
@@ -42,10 +43,10 @@ import {
 } from "./_args.ts";
 import { VALIDATION_MESSAGES } from "../render/errors.ts";
 import { resolveIn, type Tool, type ToolEnv, type ToolSuccess } from "./_context.ts";
-import { AheadFilter } from "./_grep_ahead.ts";
-import { scanFile } from "./_grep_feed.ts";
+import { prefilter } from "./_grep_ahead.ts";
+import { FileTimedOut, scanFile } from "./_grep_feed.ts";
 import { observeRendered, type RenderedFile } from "./_grep_observe.ts";
-import { pause, type SearchFile, walkEach } from "./_search_walk.ts";
+import { walk, YieldClock } from "./_search_walk.ts";
 import { GREP_MAX_CONTEXT, GREP_OUTPUT_MODES, type GrepOutputMode } from "../present/specs/mod.ts";
 
 export type { GrepOutputMode } from "../present/specs/mod.ts";
@@ -128,66 +129,142 @@ function parseGrep(a: Record<string, unknown>): GrepRequest {
   };
 }
 
-/** Runs `grep` with validated arguments. */
+/** What the search found, file by file. */
+interface Found {
+  /** Files with a match, in path order. */
+  views: (GrepFileView & { target: FsTarget; matches: number })[];
+  totalMatches: number;
+  /** Files searched (C11 `<s>`). */
+  searched: number;
+  /** Files given up for time (`grepFileTimeMs`). */
+  skipped: FsTarget[];
+  /** Matching lines still kept with their text (`content` mode). */
+  keep: number;
+}
+
+/** Runs `grep` with validated arguments: resolve, walk, prefilter, search each file, render. */
 async function runGrep(
   request: GrepRequest,
   env: ToolEnv,
 ): Promise<ToolSuccess<GrepValue>> {
   const { signal, config } = env;
   const base = await resolveIn(env, request.path ?? ".", "grep");
-  const shown = displayPath(env.cwd, base.path);
   const stat = await env.fs.stat(base, { signal });
   if (!stat) throw new FsError("FS_NOT_FOUND");
+  if (stat.type !== "file" && stat.type !== "directory") throw new FsError("FS_NOT_REGULAR_FILE");
   const glob = request.glob === undefined ? null : compileGlobSet(request.glob);
-  const single = stat.type === "file";
-  if (!single && stat.type !== "directory") throw new FsError("FS_NOT_REGULAR_FILE");
   const content = request.outputMode === "content";
-  // Matching lines before the window are kept too: the view skips them.
-  let keep = content ? request.offset - 1 + config.grepMaxMatches : 0;
-  let searched = 0;
-  const views: (GrepFileView & { target: FsTarget; matches: number })[] = [];
-  let totalMatches = 0;
-  // Each file is searched as the walk reaches it, in path order (C9.4).
-  const search = async (file: SearchFile) => {
-    await pause(signal);
-    if (signal?.aborted) throw new FsError("FS_ABORTED");
-    const scanner = new GrepScanner({ pattern: request.compiled, context: request.context, keep });
-    try {
-      const known = single ? stat : undefined;
-      await scanFile(env, file.target, scanner, request.compiled, request.context, single, known);
-    } catch (error) {
-      if (signal?.aborted) throw new FsError("FS_ABORTED");
-      if (single) throw error;
-      // A read through a directory swapped for a link is checked only once it matched
-      // (`verifyIf`): one without a match counts as searched, so one that failed the check
-      // must too, or the count would tell what the file outside holds (issue 19).
-      if (error instanceof FsError && error.code === "FS_OUTSIDE_ROOT") searched++;
-      return; // unreadable or binary: skipped in a directory search
-    }
-    searched++;
-    if (scanner.matches === 0) return;
-    totalMatches += scanner.matches;
-    keep = Math.max(0, keep - scanner.kept);
-    views.push({
-      path: displayPath(env.cwd, file.target.path),
-      lines: scanner.lines,
-      target: file.target,
-      matches: scanner.matches,
-    });
+  const found: Found = {
+    views: [],
+    totalMatches: 0,
+    searched: 0,
+    skipped: [],
+    // Matching lines before the window are kept too: the view skips them.
+    keep: content ? request.offset - 1 + config.grepMaxMatches : 0,
   };
-  if (single) {
-    if (!glob || glob.match(basename(base.path))) await search({ rel: "", target: base });
+  const clock = new YieldClock(signal);
+  const search = (target: FsTarget, single: boolean) =>
+    searchFile(env, request, found, { target, single, clock, known: single ? stat : undefined });
+  if (stat.type === "file") {
+    if (!glob || glob.match(basename(base.path))) await search(base, true);
   } else {
+    // Only files whose reads pass the provider's check are reported (`verify()` in scanFile),
+    // so the listings below `base` skip their own (ARCHITECTURE.md, the search's trade-off).
+    const files = walk(env.fs, base, { glob, signal, clock, verifiedReadsOnly: true });
     // Files that surely lack a literal are told apart ahead, on another thread when the
-    // provider can; the others are searched in path order.
-    const ahead = AheadFilter.create(env.fs, request.compiled.literals, search, signal);
-    // Only files whose reads pass the provider's check are reported (`verifyIf` in scanFile).
-    const options = { glob, signal, verifiedReadsOnly: true };
-    await walkEach(env.fs, base, options, ahead ? (file) => ahead.add(file) : search);
-    await ahead?.finish();
-    searched += ahead?.ruledOut ?? 0;
+    // provider can; the others are searched in path order (C9.4).
+    const needles = request.compiled.literals;
+    const candidates = prefilter(files, { search: env.fs.search, needles, signal });
+    for await (const file of candidates) await search(file.target, false);
+    found.searched += candidates.ruledOut; // read ahead: searched, without a match
   }
-  const counts = { matches: totalMatches, files: views.length, searched };
+  return renderFound(request, env, base, found);
+}
+
+/** What {@linkcode searchFile} searches. */
+interface FileSearch {
+  target: FsTarget;
+  /** The file named as `path` (its errors are the call's). */
+  single: boolean;
+  /** The call's yield clock. */
+  clock: YieldClock;
+  /** Its stat, when known. */
+  known?: FsStat;
+}
+
+/**
+ * Searches one file within `grepFileTimeMs` and adds what it holds to `found`. In a directory
+ * search an unreadable or binary file is skipped, and one whose search takes too long is given
+ * up and named after the footer; named as `path`, either is the call's error.
+ */
+async function searchFile(
+  env: ToolEnv,
+  request: GrepRequest,
+  found: Found,
+  file: FileSearch,
+): Promise<void> {
+  const { signal, config } = env;
+  const { target, single, clock } = file;
+  await clock.pause();
+  if (signal?.aborted) throw new FsError("FS_ABORTED");
+  const pattern = request.compiled;
+  const context = request.context;
+  const scanner = new GrepScanner({ pattern, context, keep: found.keep });
+  const deadline = performance.now() + config.grepFileTimeMs;
+  try {
+    await scanFile(env, target, scanner, {
+      pattern,
+      context,
+      single,
+      known: file.known,
+      clock,
+      deadline,
+    });
+  } catch (error) {
+    if (signal?.aborted) throw new FsError("FS_ABORTED");
+    if (error instanceof FileTimedOut) {
+      if (single) {
+        throw new FsError("FS_IO_ERROR", { detail: grepTimeDetail(config.grepFileTimeMs) });
+      }
+      found.skipped.push(target);
+      return;
+    }
+    if (single) throw error;
+    if (error instanceof FsError && error.code === "FS_OUTSIDE_ROOT") {
+      // Read through a directory swapped for a link out: counted as a file without a match,
+      // whatever it holds, so not even the count tells its content (ARCHITECTURE.md).
+      found.searched++;
+    }
+    return; // unreadable or binary: skipped in a directory search
+  }
+  found.searched++;
+  if (scanner.matches === 0) return;
+  found.totalMatches += scanner.matches;
+  found.keep = Math.max(0, found.keep - scanner.kept);
+  found.views.push({
+    path: displayPath(env.cwd, target.path),
+    lines: scanner.lines,
+    target,
+    matches: scanner.matches,
+  });
+}
+
+/** The view of what was found, in the request's mode and window (C9.6–C9.8, C11). */
+async function renderFound(
+  request: GrepRequest,
+  env: ToolEnv,
+  base: FsTarget,
+  found: Found,
+): Promise<ToolSuccess<GrepValue>> {
+  const { config } = env;
+  const { views, totalMatches, searched } = found;
+  const shown = displayPath(env.cwd, base.path);
+  const content = request.outputMode === "content";
+  const skipped = found.skipped.length === 0 ? undefined : {
+    paths: found.skipped.map((target) => displayPath(env.cwd, target.path)),
+    ms: config.grepFileTimeMs,
+  };
+  const counts = { matches: totalMatches, files: views.length, searched, skipped };
   const mode = request.outputMode;
   // `offset` counts matching lines in `content` mode, files in the others.
   const items = content ? totalMatches : views.length;

@@ -14,7 +14,7 @@ import {
   NO_POLICY,
   ReadBeforeWritePolicy,
 } from "../policy/read_before_write.ts";
-import type { FsProvider, FsRootInfo, FsTarget } from "../provider/fs_provider.ts";
+import type { FsProvider, FsTarget } from "../provider/fs_provider.ts";
 import { displayPath, findRoot } from "../provider/roots.ts";
 import { toFsError } from "../provider/to_fs_error.ts";
 import {
@@ -72,16 +72,18 @@ interface Call {
   signal: AbortSignal | undefined;
 }
 
-/** A provider that can tell its roots (`LocalFileSystem` can). */
-export interface FsProviderWithRoots extends FsProvider {
-  /** The roots, as real paths. The first is the default session directory. */
-  readonly roots: readonly FsRootInfo[];
-}
+/**
+ * A provider that can tell its roots: every provider can now (`roots` is part of
+ * {@linkcode FsProvider}).
+ *
+ * @deprecated Use {@linkcode FsProvider}.
+ */
+export type FsProviderWithRoots = FsProvider;
 
 /** Options of {@linkcode createFsTools}. */
 export interface CreateFsToolsOptions {
   /** The file system, e.g. a `LocalFileSystem`. */
-  fs: FsProviderWithRoots;
+  fs: FsProvider;
   /**
    * The default session directory; relative resolves against the first root.
    * @default {the first root}

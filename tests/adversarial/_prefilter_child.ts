@@ -17,5 +17,5 @@ const target = await fs.resolve(file, { cwd: root, op: "grep" });
 // The race frozen at its worst moment: the walk saw a directory, the prefilter meets a link.
 Deno.renameSync(join(root, "d"), join(root, "d.real"));
 Deno.renameSync(join(root, "d.link"), join(root, "d"));
-const flags = await fs.searchMayContain([target], [new TextEncoder().encode(needle)]);
+const flags = await fs.search.mayContain!([target], [new TextEncoder().encode(needle)]);
 console.log(JSON.stringify({ pinned: fdPathsAvailable(), flags: flags ? [...flags] : null }));

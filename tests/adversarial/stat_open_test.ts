@@ -39,7 +39,7 @@ class GrowingFs extends LocalFileSystem {
   }
 }
 
-// (grep on LocalFileSystem reads through `searchChunks`, which needs no stat; on a provider
+// (grep on LocalFileSystem reads through `search.readChunks`, which needs no stat; on a provider
 // without it grep passes `wholeMaxSize` the same way.)
 for (const tool of ["read"] as const) {
   Deno.test(`C7.4: ${tool} of a file that grows past readStreamMinSize after its stat streams it`, async () => {

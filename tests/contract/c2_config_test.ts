@@ -17,6 +17,7 @@ Deno.test("C2 the defaults are 200 entries, 2000 lines, 2000 chars, 51200 bytes,
     readStreamMinSize: 10485760,
     globMaxFiles: 200,
     grepMaxMatches: 100,
+    grepFileTimeMs: 10000, // issue 19: beyond C2's table
     editSnippet: 0,
     readImages: true,
     readMaxImageBytes: 5242880,

@@ -91,7 +91,7 @@ Deno.test("scanChunks gives the same lines whatever the chunk boundaries (C11 st
       const scanner = new GrepScanner({ pattern, context, keep: 100 });
       const chunks: Uint8Array[] = [];
       for (let i = 0; i < bytes.length; i += size) chunks.push(bytes.slice(i, i + size));
-      await scanChunks(chunks, scanner, pattern, context);
+      await scanChunks(chunks, scanner, { pattern, context });
       return { matches: scanner.matches, lines: scanner.lines };
     };
     const whole = await run(bytes.length);

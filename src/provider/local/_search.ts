@@ -1,6 +1,7 @@
-// The fast paths of `LocalFileSystem` for the search tools (CONTRACT C9.2, C11): a synchronous
-// directory listing and a synchronous chunked read, each checked to lie inside a root by the
-// identity of what was read. Private to src/provider/local.
+// The search fast paths of `LocalFileSystem` (`FsSearchProvider`, CONTRACT C9.2, C11): a
+// synchronous directory listing and a synchronous chunked read, each checked to lie inside a
+// root by the identity of what was read (a read when the caller asks, `verify()`). Private to
+// src/provider/local.
 //
 // `listDir` pins every directory through /proc/self/fd, which costs about a millisecond a
 // directory (asynchronously); a search lists thousands. Here everything is synchronous. Where
@@ -18,8 +19,18 @@
 
 import { closeSync, constants, openSync, readSync } from "node:fs";
 import { FsError } from "../../fs_error.ts";
-import type { FsDirEntry, FsSearchReadOptions, FsTarget } from "../fs_provider.ts";
+import type {
+  FsCallOptions,
+  FsDirEntry,
+  FsSearchListOptions,
+  FsSearchProvider,
+  FsSearchRead,
+  FsSearchReadOptions,
+  FsTarget,
+} from "../fs_provider.ts";
 import type { Containment } from "./_containment.ts";
+import { guard } from "./_errors.ts";
+import { mayContainAll } from "./_search_worker.ts";
 import { fdPathsAvailable, kernelPath, openLocation } from "./_fd_paths.ts";
 import { readDecodableEntriesSync } from "./_read_dir.ts";
 import { type FileId, sameFile } from "./_stat.ts";
@@ -79,7 +90,7 @@ function inside(c: Containment, path: string, info: FileId): boolean {
  *
  * @param c The provider's containment.
  * @param target The directory.
- * @param verify `false`: the caller reports only files whose reads pass `searchChunks`'s check
+ * @param verify `false`: the caller reports only files whose reads pass `verify()` (`readChunks`)
  *   (the listing is taken by path, unchecked: a directory swapped for a link may list names
  *   from outside, which the caller never shows, and a file read through it fails that check).
  * @returns The entries.
@@ -126,35 +137,41 @@ function pinnedList(c: Containment, path: string): FsDirEntry[] {
   }
 }
 
-/** How {@linkcode chunksOf} reads one file. */
+/** How {@linkcode openRead} reads one file. */
 interface ChunkSource {
   /** Reads into `buffer`; the byte count (0 at the end). `first`: nothing was read yet. */
   read(buffer: Uint8Array, first: boolean): number;
   /** Whether a read of `n` bytes into a buffer of `length` ends the file. */
   ends(n: number, length: number, total: number): boolean;
-  /** Whether the file lies inside a root (asked at the end, unless `verifyIf` says not). */
+  /** Whether the file (the one read, held open) lies inside a root. */
   inside(): boolean;
   close(): void;
 }
 
 /**
- * The chunks of one file, read into the two halves of a buffer in turn (the shared one, or two
- * of `half` bytes), checked by `source.inside` at the end as `searchChunks` says.
+ * The file as a search read: its chunks, read into the two halves of a buffer in turn (the
+ * shared one, or two of `half` bytes), and `verify`, asked of the file held open.
  */
-function chunksOf(
+function openRead(
   source: ChunkSource,
   options: FsSearchReadOptions,
   half: number,
-): Iterable<Uint8Array> {
-  const { signal, verifyIf, buffer: shared } = options;
+): FsSearchRead {
+  const { signal, buffer: shared } = options;
+  let open = true;
+  const close = () => {
+    if (!open) return;
+    open = false;
+    source.close();
+  };
   return {
-    *[Symbol.iterator]() {
-      try {
+    chunks: {
+      *[Symbol.iterator]() {
         const halves = shared && shared.length >= 2
           ? [shared.subarray(0, shared.length >> 1), shared.subarray(shared.length >> 1)]
           : [new Uint8Array(half), new Uint8Array(half)];
         let total = 0;
-        for (let turn = 0;; turn ^= 1) {
+        for (let turn = 0; open; turn ^= 1) {
           if (signal?.aborted) throw new FsError("FS_ABORTED");
           const buffer = halves[turn];
           const n = source.read(buffer, total === 0);
@@ -163,37 +180,40 @@ function chunksOf(
           yield buffer.subarray(0, n);
           if (source.ends(n, buffer.length, total)) break;
         }
-        if ((!verifyIf || verifyIf()) && !source.inside()) throw new FsError("FS_OUTSIDE_ROOT");
-      } finally {
-        source.close();
-      }
+      },
     },
+    verify() {
+      // Asked of the descriptor still open, so of the very file the chunks came from.
+      if (!open || !source.inside()) return Promise.reject(new FsError("FS_OUTSIDE_ROOT"));
+      return Promise.resolve();
+    },
+    close,
   };
 }
 
 /**
- * A regular file's bytes in chunks, for a search. With a shared `buffer`, chunks alternate
- * between its two halves, so a chunk stays intact until the one after the next is drawn (a
- * caller may keep a reference to the previous chunk instead of copying it). A short read of a
- * file whose size has been reached ends the iteration (no read just to see the end). When the
- * iteration ends the file is checked to lie inside a root (unless `verifyIf` says the caller
- * keeps nothing of it); the check failing throws, and the caller discards what it drew from the
- * file.
+ * A regular file opened for a search. With a shared `buffer`, chunks alternate between its two
+ * halves, so a chunk stays intact until the one after the next is drawn (a caller may keep a
+ * reference to the previous chunk instead of copying it). A short read of a file whose size has
+ * been reached ends the iteration (no read just to see the end). The file stays open until
+ * `close()`; `verify()` checks that it lies inside a root (by its descriptor's kernel path, or
+ * its name's real path naming the very file read), and only the caller that reports from the
+ * file asks (most files of a search have no match).
  *
  * @param c The provider's containment.
  * @param target The file.
- * @param options The signal, `verifyIf` and the shared buffer.
- * @returns The chunks.
+ * @param options The signal and the shared buffer.
+ * @returns The read.
  */
-export function searchChunks(
+export function searchRead(
   c: Containment,
   target: FsTarget,
   options: FsSearchReadOptions = {},
-): Iterable<Uint8Array> {
+): FsSearchRead {
   const path = target.realPath;
   if (fdPathsAvailable()) {
     const fd = openFd(path, FILE_FLAGS);
-    if (fd !== null) return chunksOf(fdSource(c, fd), options, CHUNK >> 1);
+    if (fd !== null) return openRead(fdSource(c, fd), options, CHUNK >> 1);
     // else the checks below give the same errors as before
   }
   const lstat = Deno.lstatSync(path);
@@ -214,7 +234,7 @@ export function searchChunks(
     inside: () => inside(c, path, info),
     close: () => file.close(),
   };
-  return chunksOf(source, options, Math.max(1, Math.min(CHUNK, info.size + 1)));
+  return openRead(source, options, Math.max(1, Math.min(CHUNK, info.size + 1)));
 }
 
 /**
@@ -246,5 +266,27 @@ function fdSource(c: Containment, fd: number): ChunkSource {
     ends: (n, length) => n < length, // a regular file's read comes up short only at its end
     inside: () => insideFd(c, fd),
     close: () => closeSync(fd),
+  };
+}
+
+/** `LocalFileSystem.search`: the fast paths over one containment. */
+export function searchPaths(c: Containment): FsSearchProvider {
+  const roots = c.roots.map((root) => root.path);
+  return {
+    listDir(target: FsTarget, options: FsSearchListOptions = {}): Promise<FsDirEntry[]> {
+      const verify = options.verify ?? true;
+      return guard(() => Promise.resolve(searchListDir(c, target, verify)), options.signal);
+    },
+    readChunks(target: FsTarget, options: FsSearchReadOptions = {}): Promise<FsSearchRead> {
+      return guard(() => Promise.resolve(searchRead(c, target, options)), options.signal);
+    },
+    mayContain(
+      targets: readonly FsTarget[],
+      needles: readonly Uint8Array[],
+      options: FsCallOptions = {},
+    ): Promise<Uint8Array | null> {
+      const paths = targets.map((target) => target.realPath);
+      return guard(() => mayContainAll(paths, needles, roots, options.signal), options.signal);
+    },
   };
 }

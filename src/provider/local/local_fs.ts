@@ -32,8 +32,7 @@ import type {
   FsReplaceRequest,
   FsResolveOptions,
   FsRootInfo,
-  FsSearchListOptions,
-  FsSearchReadOptions,
+  FsSearchProvider,
   FsStat,
   FsTarget,
   FsTreeEntry,
@@ -52,8 +51,7 @@ import { chunksOf, readAll } from "./_read.ts";
 import { Replacer } from "./_replace.ts";
 import { closeQuietly, statOrNull } from "./_stat.ts";
 import { identityKey, Versioner } from "./_version.ts";
-import { searchChunks, searchListDir } from "./_search.ts";
-import { mayContainAll } from "./_search_worker.ts";
+import { searchPaths } from "./_search.ts";
 
 export type { RootSpec } from "../fs_provider.ts";
 
@@ -92,6 +90,11 @@ const PATH_MAX = 4096;
 export class LocalFileSystem implements FsProvider {
   /** The roots as real paths, in the order given. */
   readonly roots: readonly FsRootInfo[];
+  /**
+   * The search fast paths (`FsSearchProvider`): synchronous listings and reads, checked by the
+   * descriptor's kernel path, and the prefilter on a worker thread.
+   */
+  readonly search: FsSearchProvider;
   #c: Containment;
   #versions: Versioner;
   #replacer: Replacer;
@@ -119,6 +122,7 @@ export class LocalFileSystem implements FsProvider {
     this.#chunkSize = options.chunkSize ?? 1 << 20;
     this.#versions = new Versioner(options.fullDigestMaxSize ?? 10 * 1024 * 1024);
     this.#replacer = new Replacer(this.#c, this.#versions);
+    this.search = searchPaths(this.#c);
   }
 
   /** {@inheritDoc FsProvider.resolve} */
@@ -224,28 +228,6 @@ export class LocalFileSystem implements FsProvider {
         throw error;
       }
     }, signal);
-  }
-
-  /** {@inheritDoc FsProvider.searchListDir} */
-  searchListDir(target: FsTarget, options: FsSearchListOptions = {}): Promise<FsDirEntry[]> {
-    const verify = options.verify ?? true;
-    return guard(() => Promise.resolve(searchListDir(this.#c, target, verify)), options.signal);
-  }
-
-  /** {@inheritDoc FsProvider.searchChunks} */
-  searchChunks(target: FsTarget, options: FsSearchReadOptions = {}): Promise<Iterable<Uint8Array>> {
-    return guard(() => Promise.resolve(searchChunks(this.#c, target, options)), options.signal);
-  }
-
-  /** {@inheritDoc FsProvider.searchMayContain} */
-  searchMayContain(
-    targets: readonly FsTarget[],
-    needles: readonly Uint8Array[],
-    options: FsCallOptions = {},
-  ): Promise<Uint8Array | null> {
-    const paths = targets.map((target) => target.realPath);
-    const roots = this.roots.map((root) => root.path);
-    return guard(() => mayContainAll(paths, needles, roots, options.signal), options.signal);
   }
 
   /** {@inheritDoc FsProvider.version} */

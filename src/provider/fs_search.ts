@@ -1,0 +1,82 @@
+/**
+ * The optional search part of the provider seam (CONTRACT C9.2, C11): fast paths `glob` and
+ * `grep` use when a provider offers them as `FsProvider.search`. Without them the tools
+ * walk with `listDir` and read with `readText` / `streamText`, with identical results.
+ *
+ * The security trade-off of these paths (listings that skip their own check, a check after the
+ * read, a prefilter's skip) is stated once, in ARCHITECTURE.md, "The search path's trade-off".
+ *
+ * @module
+ */
+
+import type { FsCallOptions, FsDirEntry, FsTarget } from "./fs_provider.ts";
+
+/** Options of {@linkcode FsSearchProvider.readChunks}. */
+export interface FsSearchReadOptions extends FsCallOptions {
+  /**
+   * A buffer the provider may read into and hand out (its subarrays) instead of allocating one
+   * per file. A chunk stays intact until the one after the next is drawn (the provider reads
+   * into the buffer's two halves in turn), so a caller may keep the previous chunk uncopied.
+   */
+  buffer?: Uint8Array;
+}
+
+/** Options of {@linkcode FsSearchProvider.listDir}. */
+export interface FsSearchListOptions extends FsCallOptions {
+  /**
+   * `false` when the caller reports nothing of the listing on its own authority, only files
+   * whose reads then pass {@linkcode FsSearchRead.verify} (`grep`): a provider may skip its
+   * check that the directory lies inside a root. Default `true` (`glob` reports names).
+   */
+  verify?: boolean;
+}
+
+/**
+ * One file opened for a search: its bytes, and the containment check of what was read. The
+ * caller draws `chunks` (once), calls `verify()` before it reports anything of the file (a
+ * matching line, its name), and calls `close()` in every case.
+ */
+export interface FsSearchRead {
+  /** The file's bytes in chunks; a chunk may be a reused buffer (see `buffer`). */
+  readonly chunks: AsyncIterable<Uint8Array> | Iterable<Uint8Array>;
+  /**
+   * Checks that the file read lies inside a root (the very file the chunks came from, not a
+   * file at its name now). Rejects with `FS_OUTSIDE_ROOT` when it does not. Callable while the
+   * chunks are drawn or after, until `close()` (after it, it rejects: fail closed).
+   */
+  verify(): Promise<void>;
+  /** Releases the file (idempotent). */
+  close(): void;
+}
+
+/**
+ * The search fast paths a provider may offer (as `FsProvider.search`). Each answers
+ * as its slow counterpart would, but may put off its containment check until the caller needs
+ * it, so a search of thousands of files pays the check only for the files it reports.
+ */
+export interface FsSearchProvider {
+  /**
+   * `listDir` for a traversal: the same entries; with `verify` (the default) the same
+   * guarantee that the directory lies inside a root.
+   */
+  listDir(target: FsTarget, options?: FsSearchListOptions): Promise<FsDirEntry[]>;
+  /**
+   * A regular file opened for a search (`grep`): its bytes in chunks, with no version, and the
+   * containment check of what was read put off to {@linkcode FsSearchRead.verify}. Rejects as
+   * `streamText` does for a missing file, a directory, a FIFO or a link put where a file was.
+   */
+  readChunks(target: FsTarget, options?: FsSearchReadOptions): Promise<FsSearchRead>;
+  /**
+   * Optional prefilter for `grep`: for each file, `0` when it surely lacks one of `needles`
+   * (byte strings every matching line contains), `1` when it may hold them all; or `null` for
+   * "no answer" (every file may). A hint told ahead of the search, typically on another thread:
+   * the tool skips a file marked `0` and reads every other one through `readChunks`. A `0`
+   * is itself an answer about content, so it may be given only on a read of the file verified
+   * to lie inside a root.
+   */
+  mayContain?(
+    targets: readonly FsTarget[],
+    needles: readonly Uint8Array[],
+    options?: FsCallOptions,
+  ): Promise<Uint8Array | null>;
+}
