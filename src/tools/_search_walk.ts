@@ -7,7 +7,7 @@ import { setImmediate } from "node:timers";
 import { FsError } from "../fs_error.ts";
 import type { FsDirEntry, FsProvider, FsTarget } from "../provider/fs_provider.ts";
 import { concatBytes } from "../text/bytes.ts";
-import { IgnoreStack, parseGitignore } from "../text/gitignore.ts";
+import { type IgnoreEntries, IgnoreStack, parseGitignore } from "../text/gitignore.ts";
 import type { GlobMatcher } from "../text/glob_match.ts";
 import { bytesToText } from "./_context.ts";
 
@@ -74,7 +74,8 @@ export async function walkEach(
 ): Promise<void> {
   const { glob, signal } = options;
   const unverified = options.verifiedReadsOnly === true;
-  const walk = async (dir: FsTarget, rel: string, parentStack: IgnoreStack): Promise<void> => {
+  // `ignore`: the .gitignore verdicts carried down from the parent (none looked up by path).
+  const walk = async (dir: FsTarget, rel: string, parentIgnore: IgnoreEntries): Promise<void> => {
     if (signal?.aborted) throw new FsError("FS_ABORTED");
     let entries: FsDirEntry[];
     try {
@@ -89,10 +90,10 @@ export async function walkEach(
       if (rel === "") throw error;
       return; // unreadable, vanished or swapped for a link: skipped
     }
-    let stack = parentStack;
+    let ignore = parentIgnore;
     if (entries.some((e) => e.name === ".gitignore" && e.type === "file")) {
       const rules = await readRules(fs, child(dir, ".gitignore"), signal);
-      if (rules) stack = stack.push({ base: rel, rules });
+      if (rules) ignore = ignore.withRules(rules);
     }
     const kept: Kept[] = [];
     for (const entry of entries) {
@@ -102,25 +103,25 @@ export async function walkEach(
       const path = rel === "" ? name : `${rel}/${name}`;
       if (entry.type === "directory") {
         if (glob && !glob.mayContain(path)) continue;
-        if (!stack.empty && stack.ignores(path, true)) continue;
+        if (!ignore.empty && ignore.ignores(name, true)) continue;
         kept.push({ key: name + "/", name, path, directory: true });
       } else {
         if (glob && !glob.match(path)) continue;
-        if (!stack.empty && stack.ignores(path, false)) continue;
+        if (!ignore.empty && ignore.ignores(name, false)) continue;
         kept.push({ key: name, name, path, directory: false });
       }
     }
     entries = [];
     kept.sort(byKey);
     for (const { name, path, directory } of kept) {
-      if (directory) await walk(child(dir, name), path, stack);
+      if (directory) await walk(child(dir, name), path, ignore.child(name));
       else {
         const visited = visit({ rel: path, target: child(dir, name) });
         if (visited) await visited;
       }
     }
   };
-  await walk(base, "", await ancestorRules(fs, base, signal));
+  await walk(base, "", (await ancestorRules(fs, base, signal)).entriesOf(""));
 }
 
 let last = performance.now();
