@@ -50,8 +50,15 @@ function typeOf(entry: Deno.DirEntry): FsEntryType {
  * @returns The entries whose names can be opened.
  */
 export function readDecodableEntriesSync(path: string): FsDirEntry[] {
-  const entries = readDirEntriesSync(path);
-  if (!entries.some((entry) => entry.name.includes("\uFFFD"))) return entries;
+  // One pass (a search lists thousands of directories): entries and whether a name is suspect.
+  const entries: FsDirEntry[] = [];
+  let suspect = false;
+  for (const entry of Deno.readDirSync(path)) {
+    const name = entry.name;
+    if (!suspect && name.includes("\uFFFD")) suspect = true;
+    entries.push({ name, type: entry.isDirectory ? "directory" : entry.isFile ? "file" : "other" });
+  }
+  if (!suspect) return entries;
   return entries.filter((entry) => {
     if (!entry.name.includes("\uFFFD")) return true;
     try {
