@@ -63,7 +63,7 @@ export function readDecodableEntriesSync(path: string): FsDirEntry[] {
   }
   if (stamp) {
     const known = listings.get(stamp.key);
-    if (known && known.ctime === stamp.ctime && known.mtime === stamp.mtime) {
+    if (known && known.ctime === stamp.ctime && known.rest === stamp.rest) {
       return known.entries.slice();
     }
   }
@@ -72,13 +72,14 @@ export function readDecodableEntriesSync(path: string): FsDirEntry[] {
   return entries;
 }
 
-// Listings kept for later searches. A directory holds the entries it held when listed while its
-// change time (`ctime`: no call sets it back) and modification time are unchanged, provided its
-// change time was already SETTLED_MS in the past when it was listed: adding, removing or
-// renaming an entry sets both to the present (POSIX), which then differs from the kept stamp
-// however coarse the clock (Deno gives `ctime` in whole seconds). Only listings through a
-// descriptor handle are kept (the stamp and the listing are of one directory); the caller's
-// containment check of that descriptor runs on every call, kept listing or not.
+// Listings kept for later searches. A directory (device, inode, birth time) holds the entries it
+// held when listed while its change time (`ctime`: no call sets it back), modification time, link
+// count and size are unchanged, provided its change time was already SETTLED_MS in the past when
+// it was listed: adding, removing or renaming an entry sets both times to the present (POSIX),
+// which then differs from the kept stamp however coarse the clock (Deno gives `ctime` in whole
+// seconds). Only listings through a descriptor handle are kept (the stamp and the listing are of
+// one directory); the caller's containment check of that descriptor runs on every call, kept
+// listing or not.
 
 const FD_HANDLE = "/proc/self/fd/";
 const SETTLED_MS = 2_000;
@@ -86,15 +87,16 @@ const SETTLED_MS = 2_000;
 const KEPT_MAX_NAMES = 100_000;
 
 interface Stamp {
-  /** Device and inode. */
+  /** Device, inode and birth time: the directory. */
   key: string;
   ctime: number;
-  mtime: number;
+  /** Modification time, link count and size: more of what a change moves. */
+  rest: string;
 }
 
 interface Listing {
   ctime: number;
-  mtime: number;
+  rest: string;
   entries: readonly FsDirEntry[];
 }
 
@@ -104,7 +106,11 @@ let keptNames = 0;
 function stampOf(info: Deno.FileInfo): Stamp | null {
   const { ctime, mtime, ino } = info;
   if (!ctime || !mtime || ino === null || !info.isDirectory) return null;
-  return { key: `${info.dev}:${ino}`, ctime: ctime.getTime(), mtime: mtime.getTime() };
+  return {
+    key: `${info.dev}:${ino}:${info.birthtime?.getTime() ?? ""}`,
+    ctime: ctime.getTime(),
+    rest: `${mtime.getTime()}:${info.nlink}:${info.size}`,
+  };
 }
 
 function keep(stamp: Stamp, entries: FsDirEntry[]): void {
@@ -115,7 +121,7 @@ function keep(stamp: Stamp, entries: FsDirEntry[]): void {
     keptNames -= old.entries.length;
   }
   for (const entry of entries) Object.freeze(entry);
-  listings.set(stamp.key, { ctime: stamp.ctime, mtime: stamp.mtime, entries: entries.slice() });
+  listings.set(stamp.key, { ctime: stamp.ctime, rest: stamp.rest, entries: entries.slice() });
   keptNames += entries.length;
   for (const [key, listing] of listings) {
     if (keptNames <= KEPT_MAX_NAMES) break;
