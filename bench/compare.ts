@@ -553,7 +553,7 @@ async function searchRows(inputs: Inputs): Promise<void> {
       rg(["--files", "-g", "**/*.ts"]),
     ),
     "rg --files -g",
-    3,
+    1.5,
   );
   timeRow(
     `grep a literal (content mode), ${facts}`,
@@ -563,7 +563,7 @@ async function searchRows(inputs: Inputs): Promise<void> {
       rg(["-n", "readMaxBytes"]),
     ),
     "rg -n",
-    3,
+    1.5,
   );
   timeRow(
     `grep a regex (content mode), ${facts}`,
@@ -573,7 +573,7 @@ async function searchRows(inputs: Inputs): Promise<void> {
       rg(["-n", "function \\w+\\(signal"]),
     ),
     "rg -n",
-    3,
+    1.5,
   );
   progress("peak RSS: a 1 KiB read in a fresh process");
   const k1 = await inputs.k1();

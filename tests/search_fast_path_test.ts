@@ -341,3 +341,33 @@ Deno.test("C3.2/C11: grep's count never tells what a file read through a swapped
   }
   deepEqual(footers, Array(2).fill('(No matches for "secret"; 3 files searched)'));
 });
+
+Deno.test("C9.2: a kept listing serves only while its directory is unchanged: each change shows at once", async () => {
+  await using box = await sandbox("local", { "d/a.ts": "", "d/sub/b.ts": "", "e/c.ts": "" });
+  // Listings are kept (under -A, listed through /proc/self/fd) once a directory's change time is
+  // 2 s old; Deno gives that time in whole seconds, so every change below falls in the second
+  // of the glob before it.
+  await new Promise((resolve) => setTimeout(resolve, 2_100));
+  const found = async () => {
+    const result = await box.run("glob", { pattern: "**/*.ts" });
+    equal(result.isError, false, result.content);
+    return (result.value as { files: string[] }).files.map((f) => f.slice(box.root.length + 1));
+  };
+  const at = (path: string) => join(box.root, path);
+  deepEqual(await found(), ["d/a.ts", "d/sub/b.ts", "e/c.ts"]);
+  deepEqual(await found(), ["d/a.ts", "d/sub/b.ts", "e/c.ts"]); // from the kept listings
+  await Deno.writeTextFile(at("d/new.ts"), "");
+  deepEqual(await found(), ["d/a.ts", "d/new.ts", "d/sub/b.ts", "e/c.ts"]);
+  await Deno.remove(at("d/a.ts"));
+  deepEqual(await found(), ["d/new.ts", "d/sub/b.ts", "e/c.ts"]);
+  await Deno.rename(at("d/sub/b.ts"), at("d/sub/z.ts"));
+  deepEqual(await found(), ["d/new.ts", "d/sub/z.ts", "e/c.ts"]);
+  // A file replaced by a directory of the same name, and the parent's times set back: the change
+  // time still moved.
+  const { atime, mtime } = await Deno.stat(at("e"));
+  await Deno.remove(at("e/c.ts"));
+  await Deno.mkdir(at("e/c.ts"));
+  await Deno.writeTextFile(at("e/c.ts/x.ts"), "");
+  await Deno.utime(at("e"), atime!, mtime!);
+  deepEqual(await found(), ["d/new.ts", "d/sub/z.ts", "e/c.ts/x.ts"]);
+});

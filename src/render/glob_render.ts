@@ -69,7 +69,8 @@ export function renderGlob(
   window: SearchWindow,
 ): SearchView {
   const p = JSON.stringify(pattern);
-  const lines = files.slice(window.offset - 1).map((f) =>
+  // At most `max` lines are shown: only those are rendered.
+  const lines = files.slice(window.offset - 1, window.offset - 1 + window.max).map((f) =>
     order === "size" ? `${renderName(f.path)} (${formatSize(f.size ?? 0)})` : renderName(f.path)
   );
   const body = pathLines(lines, window.max, window.maxBytes);

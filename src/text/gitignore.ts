@@ -10,6 +10,7 @@
 
 import ignore from "npm:ignore@7.0.17";
 import { RE2JS } from "npm:re2js@1.3.3";
+import { toRe2 } from "./_gitignore_re2.ts";
 
 /** What a rule set answers for a path: ignored, re-included by a `!` rule, or neither. */
 export interface IgnoreResult {
@@ -82,6 +83,31 @@ export class IgnoreRules {
     return this.#match(path);
   }
 
+  /**
+   * What {@linkcode IgnoreRules.test} answers for `dir + name` (with `/` after a directory's
+   * name), for a directory's entries that share `dir`: `dir`'s verdict (a parent's "ignored"
+   * stands) is worked out once for them all and passed in as `parent`.
+   *
+   * @param parent `verdictOf(dir)`.
+   * @param dir The entries' directory (`""`, or ending with `/`).
+   * @param name The entry's name, plus `/` for a directory.
+   * @returns The verdict.
+   */
+  testEntry(parent: IgnoreResult, dir: string, name: string): IgnoreResult {
+    return parent.ignored ? parent : this.#match(dir + name, name);
+  }
+
+  /**
+   * A directory's verdict as its entries' parent (the `parent` of
+   * {@linkcode IgnoreRules.testEntry}).
+   *
+   * @param dir The directory (`""` for the rules' own, or ending with `/`).
+   * @returns The verdict.
+   */
+  verdictOf(dir: string): IgnoreResult {
+    return dir === "" ? NONE : this.#directory(dir);
+  }
+
   #directory(path: string): IgnoreResult {
     const cached = this.#cache.get(path);
     if (cached) return cached;
@@ -91,8 +117,7 @@ export class IgnoreRules {
     return result;
   }
 
-  #match(path: string): IgnoreResult {
-    let base: string | undefined;
+  #match(path: string, base?: string): IgnoreResult {
     for (let i = this.#rules.length - 1; i >= 0; i--) {
       const rule = this.#rules[i];
       let subject = path;
@@ -108,13 +133,30 @@ export class IgnoreRules {
   }
 }
 
+/** Compiled files by text: a tree repeats a few `.gitignore` files in many directories. */
+const compiled = new Map<string, IgnoreRules | null>();
+const COMPILED_LIMIT = 64;
+const COMPILED_MAX_TEXT = 16 * 1024;
+
 /**
- * Compiles a `.gitignore` file.
+ * Compiles a `.gitignore` file. A text compiled recently gives the same rules again (rules are
+ * immutable: their directory cache holds verdicts that depend on the text alone).
  *
  * @param text The file's text.
  * @returns The rules, or `null` when the file holds none.
  */
 export function parseGitignore(text: string): IgnoreRules | null {
+  const known = compiled.get(text);
+  if (known !== undefined) return known;
+  const rules = compileGitignore(text);
+  if (text.length <= COMPILED_MAX_TEXT) {
+    if (compiled.size >= COMPILED_LIMIT) compiled.delete(compiled.keys().next().value!);
+    compiled.set(text, rules);
+  }
+  return rules;
+}
+
+function compileGitignore(text: string): IgnoreRules | null {
   const lines = text.replace(/^\uFEFF/, "").split(/\r?\n/);
   if (!lines.some((line) => line.trim() !== "" && !line.startsWith("#"))) return null;
   let parsed: IgnoreRuleInternals[];
@@ -172,105 +214,6 @@ function basenameOf(path: string): string {
 }
 
 /**
- * The RE2 form of the JavaScript source `ignore` builds for a rule (its `regex`, without the
- * wildcard pinning, which changes how a match is found, not whether there is one): the final
- * lookahead `(?=$|\/$)` consumes instead (nothing follows it); a class is rewritten member by
- * member, `/` taken out where `ignore` guarded it with `(?!\/)`; an empty class never matches.
- */
-function toRe2(prefix: string): string {
-  const source = prefix
-    .replace(/(^|\\\/)?\uE000$/, (_, p1) => `${p1 ? `${p1}[^/]+` : "[^/]*"}(?=$|\\/$)`)
-    .replace(/\uE001$/, "(?s:.)");
-  let out = "";
-  for (let i = 0; i < source.length;) {
-    const c = source[i];
-    if (source.startsWith("(?=", i)) {
-      out += "(?:";
-      i += 3;
-    } else if (source.startsWith("(?!\\/)[", i)) {
-      const [cls, next] = readClass(source, i + 6, true);
-      out += cls;
-      i = next;
-    } else if (c === "[") {
-      const [cls, next] = readClass(source, i, false);
-      out += cls;
-      i = next;
-    } else if (c === "\\") {
-      out += source.slice(i, i + 2);
-      i += 2;
-    } else if (c === "]" || c === "}") {
-      out += "\\" + c;
-      i++;
-    } else if (source.startsWith("(?s:.)", i)) {
-      out += "(?s:.)";
-      i += 6;
-    } else {
-      out += c;
-      i++;
-    }
-  }
-  return out;
-}
-
-const NEVER = "[^\\x{0}-\\x{10FFFF}]";
-
-/** A JavaScript class at `at` as RE2 code points, `/` removed when `noSlash`. */
-function readClass(source: string, at: number, noSlash: boolean): [string, number] {
-  let i = at + 1;
-  let negated = false;
-  if (source[i] === "^") {
-    negated = true;
-    i++;
-  }
-  const ranges: [number, number][] = [];
-  const member = (): number => {
-    const c = source[i];
-    if (c !== "\\") {
-      const code = source.codePointAt(i)!;
-      i += code > 0xffff ? 2 : 1;
-      return code;
-    }
-    const e = source[i + 1];
-    i += 2;
-    if (e === "x") {
-      const code = parseInt(source.slice(i, i + 2), 16);
-      i += 2;
-      return code;
-    }
-    if (e === "t") return 9;
-    if (e === "n") return 10;
-    if (e === "r") return 13;
-    const code = source.codePointAt(i - 1)!;
-    if (code > 0xffff) i++;
-    return code;
-  };
-  while (i < source.length && source[i] !== "]") {
-    const lo = member();
-    if (source[i] === "-" && source[i + 1] !== "]" && i + 1 < source.length) {
-      i++;
-      const hi = member();
-      ranges.push([lo, hi]);
-    } else ranges.push([lo, lo]);
-  }
-  const next = i + 1;
-  const parts: string[] = [];
-  for (const [lo, hi] of ranges) {
-    if (!noSlash || hi < 0x2f || lo > 0x2f) parts.push(range(lo, hi));
-    else {
-      if (lo < 0x2f) parts.push(range(lo, 0x2e));
-      if (hi > 0x2f) parts.push(range(0x30, hi));
-    }
-  }
-  if (negated) return [`[^${parts.join("")}]`, next];
-  return [parts.length === 0 ? NEVER : `[${parts.join("")}]`, next];
-}
-
-function range(lo: number, hi: number): string {
-  const hex = (n: number) => `\\x{${n.toString(16)}}`;
-  return lo === hi ? hex(lo) : `${hex(lo)}-${hex(hi)}`;
-}
-
-/**
  * A stack of `.gitignore` files from the outermost directory to the current one. Immutable:
  * `push` returns a new stack, so a walker keeps one per directory for free.
  */
@@ -300,6 +243,30 @@ export class IgnoreStack {
   }
 
   /**
+   * The stack as it applies to one directory's entries: each file's part of their path and its
+   * verdict on the directory worked out once, so {@linkcode IgnoreEntries.ignores} answers
+   * `ignores(directory + "/" + name, …)` for an entry without redoing them.
+   *
+   * @param directory The directory relative to the stack's base (`""` for the base).
+   * @returns The entries' view of the stack.
+   */
+  entriesOf(directory: string): IgnoreEntries {
+    const scopes: IgnoreScope[] = [];
+    for (let i = this.#files.length - 1; i >= 0; i--) {
+      const file = this.#files[i];
+      let dir: string;
+      if (file.base === "") dir = directory === "" ? "" : directory + "/";
+      else if (directory === file.base) dir = "";
+      else if (directory.startsWith(file.base + "/")) {
+        dir = directory.slice(file.base.length + 1) + "/";
+      } else continue;
+      if (file.prefix) dir = file.prefix + dir;
+      scopes.push({ rules: file.rules, dir, parent: file.rules.verdictOf(dir) });
+    }
+    return new IgnoreEntries(scopes);
+  }
+
+  /**
    * Whether a path is ignored (the deepest file with a matching rule decides).
    *
    * @param path The path relative to the stack's base, `/` separators.
@@ -315,6 +282,81 @@ export class IgnoreStack {
       else continue;
       if (file.prefix) rel = file.prefix + rel;
       const result = file.rules.test(directory ? rel + "/" : rel);
+      if (result.ignored) return true;
+      if (result.unignored) return false;
+    }
+    return false;
+  }
+}
+
+/** One `.gitignore` file as it applies to a directory's entries. */
+interface IgnoreScope {
+  rules: IgnoreRules;
+  /** The directory relative to the file's own (`""`, or ending with `/`). */
+  dir: string;
+  /** The file's verdict on that directory. */
+  parent: IgnoreResult;
+}
+
+/**
+ * An {@linkcode IgnoreStack} as it applies to one directory's entries (`entriesOf`), carried
+ * down a walk: {@linkcode IgnoreEntries.child} gives a subdirectory's from its parent's (the
+ * subdirectory's own verdicts are the ones its parent's entries got), so no directory's
+ * verdict is looked up or cached by path.
+ */
+export class IgnoreEntries {
+  readonly #scopes: readonly IgnoreScope[];
+
+  /** @param scopes The files that apply, deepest first. */
+  constructor(scopes: readonly IgnoreScope[] = []) {
+    this.#scopes = scopes;
+  }
+
+  /** Whether no rule applies. */
+  get empty(): boolean {
+    return this.#scopes.length === 0;
+  }
+
+  /**
+   * The entries of this directory with one more (deeper) file: the directory's own
+   * `.gitignore`.
+   *
+   * @param rules The file's rules.
+   * @returns The new view.
+   */
+  withRules(rules: IgnoreRules): IgnoreEntries {
+    return new IgnoreEntries([{ rules, dir: "", parent: NONE }, ...this.#scopes]);
+  }
+
+  /**
+   * The view for the entries of the subdirectory `name` (one `ignores(name, true)` left
+   * unignored).
+   *
+   * @param name The subdirectory's name.
+   * @returns Its view.
+   */
+  child(name: string): IgnoreEntries {
+    if (this.#scopes.length === 0) return this;
+    const entry = name + "/";
+    return new IgnoreEntries(this.#scopes.map(({ rules, dir, parent }) => ({
+      rules,
+      dir: dir + entry,
+      parent: rules.testEntry(parent, dir, entry),
+    })));
+  }
+
+  /**
+   * Whether an entry of the directory is ignored: `ignores(directory + "/" + name, isDirectory)`
+   * of the stack.
+   *
+   * @param name The entry's name.
+   * @param isDirectory Whether the entry is a directory.
+   * @returns `true` when ignored.
+   */
+  ignores(name: string, isDirectory: boolean): boolean {
+    const entry = isDirectory ? name + "/" : name;
+    for (const scope of this.#scopes) {
+      const result = scope.rules.testEntry(scope.parent, scope.dir, entry);
       if (result.ignored) return true;
       if (result.unignored) return false;
     }

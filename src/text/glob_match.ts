@@ -51,8 +51,16 @@ export function compileGlob(pattern: string): GlobMatcher {
   const full = anywhere ? pattern : pattern.replace(/^\.\//, "");
   // `**/x` with no other `/` is `x` at any depth: matched on the file name alone.
   const named = anywhere || (full.startsWith("**/") && !full.includes("/", 3));
-  const test = compileTest(anywhere || !named ? full : full.slice(3));
-  const isMatch = named ? (path: string) => test(path.slice(path.lastIndexOf("/") + 1)) : test;
+  const nameGlob = anywhere || !named ? full : full.slice(3);
+  const test = compileTest(nameGlob);
+  const suffix = named ? suffixOf(nameGlob) : null;
+  const isMatch = suffix !== null
+    // `*.ts` on the name, without cutting the name out: the path ends with the suffix within
+    // its last component.
+    ? (path: string) => path.endsWith(suffix) && path.length - suffix.length > path.lastIndexOf("/")
+    : named
+    ? (path: string) => test(path.slice(path.lastIndexOf("/") + 1))
+    : test;
   // Segments of the pattern that start with a literal `.`: the hidden names it asks for.
   const hidden = new Set<string>();
   for (const p of expandBraces(full)) {
@@ -81,13 +89,17 @@ export function compileGlob(pattern: string): GlobMatcher {
   };
 }
 
+/** For a glob `*<literal>` (no `/`): the literal; else `null`. */
+function suffixOf(glob: string): string | null {
+  const literal = glob.slice(1);
+  return glob.startsWith("*") && !SPECIAL.test(literal) && !glob.includes("/") ? literal : null;
+}
+
 /** A whole-string test for a glob: a string comparison for the common shapes, else RE2. */
 function compileTest(glob: string): (s: string) => boolean {
   if (!SPECIAL.test(glob)) return (s) => s === glob;
-  if (glob.startsWith("*") && !SPECIAL.test(glob.slice(1)) && !glob.includes("/")) {
-    const suffix = glob.slice(1);
-    return (s) => s.endsWith(suffix) && !s.includes("/");
-  }
+  const suffix = suffixOf(glob);
+  if (suffix !== null) return (s) => s.endsWith(suffix) && !s.includes("/");
   // DOTALL: a line break in a name is a character like any other (C3.9 names stay reachable).
   const program = RE2JS.compile(new Translator(glob).source(), RE2JS.DOTALL);
   return (s) => program.matches(s);

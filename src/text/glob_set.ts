@@ -43,10 +43,14 @@ export function compileGlobSet(patterns: string | readonly string[]): GlobSet {
     else include.push(compileGlob(relativeOf(pattern)));
   }
   const including = include.length > 0;
+  // One pattern, the common case, is matched directly (a search matches every file it meets).
+  const match = include.length === 1 && exclude.length === 0
+    ? include[0].match
+    : (path: string) =>
+      (!including || include.some((m) => m.match(path))) && !exclude.some((m) => m.match(path));
   return {
     including,
-    match: (path) =>
-      (!including || include.some((m) => m.match(path))) && !exclude.some((m) => m.match(path)),
+    match,
     namesHidden: (name) => include.some((m) => m.namesHidden(name)),
     mayContain: (directory) => !including || include.some((m) => m.mayContain(directory)),
   };

@@ -7,7 +7,7 @@ import { setImmediate } from "node:timers";
 import { FsError } from "../fs_error.ts";
 import type { FsDirEntry, FsProvider, FsTarget } from "../provider/fs_provider.ts";
 import { concatBytes } from "../text/bytes.ts";
-import { IgnoreStack, parseGitignore } from "../text/gitignore.ts";
+import { type IgnoreEntries, IgnoreStack, parseGitignore } from "../text/gitignore.ts";
 import type { GlobMatcher } from "../text/glob_match.ts";
 import { bytesToText } from "./_context.ts";
 
@@ -94,7 +94,7 @@ interface Kept {
 /** A directory being walked: its kept entries, and the next one to take. */
 interface Frame {
   dir: FsTarget;
-  stack: IgnoreStack;
+  ignore: IgnoreEntries;
   kept: Kept[];
   next: number;
 }
@@ -113,7 +113,8 @@ async function* walkRuns(
   const { signal } = options;
   const clock = options.clock ?? new YieldClock(signal);
   const frames: Frame[] = [];
-  const first = await enter(fs, base, "", await ancestorRules(fs, base, signal), options, clock);
+  const rules = (await ancestorRules(fs, base, signal)).entriesOf("");
+  const first = await enter(fs, base, "", rules, options, clock);
   if (first) frames.push(first);
   let run: SearchFile[] = [];
   while (frames.length > 0) {
@@ -129,7 +130,14 @@ async function* walkRuns(
     }
     if (run.length > 0) yield run;
     run = [];
-    const below = await enter(fs, child(frame.dir, name), path, frame.stack, options, clock);
+    const below = await enter(
+      fs,
+      child(frame.dir, name),
+      path,
+      frame.ignore.child(name),
+      options,
+      clock,
+    );
     if (below) frames.push(below);
   }
   if (run.length > 0) yield run;
@@ -143,7 +151,7 @@ async function enter(
   fs: FsProvider,
   dir: FsTarget,
   rel: string,
-  parentStack: IgnoreStack,
+  parentIgnore: IgnoreEntries,
   options: WalkOptions,
   clock: YieldClock,
 ): Promise<Frame | null> {
@@ -163,10 +171,11 @@ async function enter(
     if (rel === "") throw error;
     return null; // unreadable, vanished or swapped for a link: skipped
   }
-  let stack = parentStack;
+  // The .gitignore verdicts carried down from the parent (none looked up by path).
+  let ignore = parentIgnore;
   if (entries.some((e) => e.name === ".gitignore" && e.type === "file")) {
     const rules = await readRules(fs, child(dir, ".gitignore"), signal);
-    if (rules) stack = stack.push({ base: rel, rules });
+    if (rules) ignore = ignore.withRules(rules);
   }
   const kept: Kept[] = [];
   for (const entry of entries) {
@@ -176,16 +185,16 @@ async function enter(
     const path = rel === "" ? name : `${rel}/${name}`;
     if (entry.type === "directory") {
       if (glob && !glob.mayContain(path)) continue;
-      if (!stack.empty && stack.ignores(path, true)) continue;
+      if (!ignore.empty && ignore.ignores(name, true)) continue;
       kept.push({ key: name + "/", name, path, directory: true });
     } else {
       if (glob && !glob.match(path)) continue;
-      if (!stack.empty && stack.ignores(path, false)) continue;
+      if (!ignore.empty && ignore.ignores(name, false)) continue;
       kept.push({ key: name, name, path, directory: false });
     }
   }
   kept.sort(byKey);
-  return { dir, stack, kept, next: 0 };
+  return { dir, ignore, kept, next: 0 };
 }
 
 /** A name below a normalized absolute path (`join` without re-normalizing: a name has no `/`). */

@@ -85,14 +85,19 @@ async function runGlob(
       message: globOffsetMessage(request.offset, files.length, request.pattern),
     });
   }
+  const from = request.offset - 1;
+  const end = from + config.globMaxFiles;
+  // Display paths only for the files the view can show (it shows at most `globMaxFiles`).
+  const listed = files.map((f, i) =>
+    i < from || i >= end ? UNSHOWN : { path: displayPath(env.cwd, f.target.path), size: f.size }
+  );
   const view = renderGlob(
     shown,
     request.pattern,
-    files.map((f) => ({ path: displayPath(env.cwd, f.target.path), size: f.size })),
+    listed,
     request.sort,
     { offset: request.offset, max: config.globMaxFiles, maxBytes: config.readMaxBytes },
   );
-  const from = request.offset - 1;
   return {
     content: view.text,
     value: {
@@ -103,6 +108,9 @@ async function runGlob(
     },
   };
 }
+
+/** What stands for a file outside the window shown (the view only counts it). */
+const UNSHOWN = { path: "" };
 
 /** A found file with the size and modification time its order needs. */
 interface Sized extends SearchFile {

@@ -75,3 +75,36 @@ Deno.test("C9.2: IgnoreStack decides a file's path as ignore's test does, parent
     { numRuns: 500 },
   );
 });
+
+Deno.test("C9.2: IgnoreEntries carried down a walk answers as IgnoreStack does for every entry", () => {
+  const files = fc.option(fc.array(rule, { minLength: 1, maxLength: 4 }), { nil: undefined });
+  fc.assert(
+    fc.property(
+      files,
+      fc.array(files, { minLength: 1, maxLength: 4 }),
+      fc.array(segment, { minLength: 4, maxLength: 4 }),
+      (above, levels, dirs) => {
+        // A file in a directory above the search directory, which sits at `x/`.
+        const ancestor = above && parseGitignore(above.join("\n"));
+        let stack = new IgnoreStack(ancestor ? [{ base: "", prefix: "x/", rules: ancestor }] : []);
+        let view = stack.entriesOf("");
+        for (let depth = 0; depth < levels.length; depth++) {
+          const rel = dirs.slice(0, depth).join("/");
+          const lines = levels[depth];
+          const rules = lines && parseGitignore(lines.join("\n"));
+          if (rules) {
+            stack = stack.push({ base: rel, rules });
+            view = view.withRules(rules);
+          }
+          for (const name of ["a", "b", "build", "x.ts", "x.js", "lib", ".env"]) {
+            const path = rel === "" ? name : `${rel}/${name}`;
+            equal(view.ignores(name, false), stack.ignores(path, false), path);
+            equal(view.ignores(name, true), stack.ignores(path, true), path + "/");
+          }
+          view = view.child(dirs[depth] ?? "a");
+        }
+      },
+    ),
+    { numRuns: 300 },
+  );
+});
