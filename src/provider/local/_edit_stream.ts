@@ -83,7 +83,7 @@ export interface StreamedEdit {
  * Applies a literal replacement to a large locked file by streaming it (see the top of this
  * file), committed by `replacer`; the outcome's old bytes are read only when asked for
  * (`_kept.ts`). Any other edit, or when the whole-file path must decide (see
- * {@linkcode planStreamed}), gets the file's bytes instead, read whole from its start and
+ * {@linkcode scanFile}), gets the file's bytes instead, read whole from its start and
  * checked against the precondition (`readLocked`), with nothing committed.
  */
 export async function streamOrRead(
@@ -100,14 +100,15 @@ export async function streamOrRead(
   let plan: StreamedPlan | null = null;
   let version: string;
   const options = { keep: info, createOnly: false, signal };
+  const scanOf: StreamScan = { file: held, info, request, precondition, versions, signal };
   try {
     if (onePass(request)) {
       // Written as it is read: the temporary file is dropped unless the plan is one to commit.
-      const written = writtenAsRead(held, info, request, precondition, versions, signal);
+      const written = writtenAsRead(scanOf);
       version = await replacer.replace(dir, name, written.content, options);
       plan = written.plan();
     } else {
-      plan = await planStreamed(held, info, request, precondition, versions, CHUNK, signal);
+      plan = await scanFile(scanOf);
       if (!plan) throw UNPLANNED;
       version = await replacer.replace(dir, name, streamedContent(held, plan, signal), options);
     }
@@ -119,6 +120,21 @@ export async function streamOrRead(
   const replaced = { file: held, info, length: plan.before };
   const before = keepWritten(`${dir.at}/${name}`, version, replaced, plan);
   return lazyReplaceOutcome(before, { ...plan, length: plan.after }, version);
+}
+
+/** What a streamed pass reads and checks. */
+interface StreamScan {
+  /** The locked file, read from its start. */
+  file: Deno.FsFile;
+  /** Its stat at the lock. */
+  info: Deno.FileInfo;
+  request: FsReplaceRequest;
+  /** Checked on the bytes read (a `version` one is digested as they stream past). */
+  precondition: FsPrecondition;
+  versions: Versioner;
+  /** Bytes per read (default {@linkcode CHUNK}). */
+  chunkSize?: number;
+  signal?: AbortSignal;
 }
 
 /** Thrown (and caught) when a streamed edit must hand over to the whole-file path. */
@@ -141,15 +157,11 @@ function onePass(request: FsReplaceRequest): boolean {
  * or the match is not one the edit makes.
  */
 async function scanFile(
-  file: Deno.FsFile,
-  info: Deno.FileInfo,
-  request: FsReplaceRequest,
-  precondition: FsPrecondition,
-  versions: Versioner,
-  chunkSize: number,
-  signal?: AbortSignal,
+  stream: StreamScan,
   each?: (window: Uint8Array, at: number, keep: number, scan: EditScan) => Promise<void>,
 ): Promise<StreamedPlan | null> {
+  const { file, info, request, precondition, versions, signal } = stream;
+  const chunkSize = stream.chunkSize ?? CHUNK;
   const scan = new EditScan(request);
   const digest = precondition.kind === "version" ? versions.stream(info.size) : null;
   // Two buffers: the next read is in flight while the current window is searched and written.
@@ -202,19 +214,6 @@ async function scanFile(
   return { ...plan, before: total, after };
 }
 
-/** {@linkcode scanFile}, writing nothing: the plan of a later pass. */
-function planStreamed(
-  file: Deno.FsFile,
-  info: Deno.FileInfo,
-  request: FsReplaceRequest,
-  precondition: FsPrecondition,
-  versions: Versioner,
-  chunkSize: number,
-  signal?: AbortSignal,
-): Promise<StreamedPlan | null> {
-  return scanFile(file, info, request, precondition, versions, chunkSize, signal);
-}
-
 /**
  * The new content of `file` made in one pass ({@linkcode onePass}): each window's bytes are
  * written once no later occurrence can cover them, the occurrence found replaced. `emit`
@@ -222,14 +221,8 @@ function planStreamed(
  * binary, holds no occurrence or more than one, or is not the size it had; `plan` is the plan
  * once `emit` has returned.
  */
-function writtenAsRead(
-  file: Deno.FsFile,
-  info: Deno.FileInfo,
-  request: FsReplaceRequest,
-  precondition: FsPrecondition,
-  versions: Versioner,
-  signal?: AbortSignal,
-): { content: ContentStream; plan(): StreamedPlan } {
+function writtenAsRead(stream: StreamScan): { content: ContentStream; plan(): StreamedPlan } {
+  const { info, request } = stream;
   const needleLength = encoder.encode(request.oldString).length;
   const replacement = encoder.encode(request.newString);
   let plan: StreamedPlan | null = null;
@@ -251,7 +244,7 @@ function writtenAsRead(
         if (done < end) await write(window.subarray(done - at, end - at));
         done = Math.max(done, end);
       };
-      plan = await scanFile(file, info, request, precondition, versions, CHUNK, signal, each);
+      plan = await scanFile(stream, each);
       if (!plan || plan.positions.length !== 1) throw UNPLANNED;
     },
   };
