@@ -10,14 +10,19 @@ import { readableCopy } from "../_readable_copy.ts";
 export const NOBODY = 65534;
 
 /**
- * Starts `_swapper.ts` as nobody, swapping `path` and a link to `target` until stopped; waits
- * until it swaps. `stop()` resolves to the number of swaps.
+ * A `deno run` of `script` as nobody (`setpriv`), with its own Deno directory (made under
+ * `base`, owned by nobody) and the given permission flags; stdin closed, output piped.
  */
-export async function nobodySwapper(base: string, stop: string, path: string, target: string) {
+export async function nobodyDeno(
+  base: string,
+  permissions: string[],
+  script: string,
+  args: string[],
+): Promise<Deno.Command> {
   const denoDir = join(base, "deno_dir");
-  await Deno.mkdir(denoDir);
+  await Deno.mkdir(denoDir, { recursive: true });
   await Deno.chown(denoDir, NOBODY, NOBODY);
-  const child = new Deno.Command("setpriv", {
+  return new Deno.Command("setpriv", {
     args: [
       `--reuid=${NOBODY}`,
       `--regid=${NOBODY}`,
@@ -27,18 +32,28 @@ export async function nobodySwapper(base: string, stop: string, path: string, ta
       "run",
       "--no-config",
       "--no-prompt",
-      "--allow-read",
-      "--allow-write",
-      new URL("tests/adversarial/_swapper.ts", readableCopy()).pathname,
-      stop,
-      path,
-      target,
+      ...permissions,
+      script,
+      ...args,
     ],
     env: { DENO_DIR: denoDir, HOME: denoDir, NO_COLOR: "1" },
     stdin: "null",
     stdout: "piped",
     stderr: "piped",
-  }).spawn();
+  });
+}
+
+/**
+ * Starts `_swapper.ts` as nobody, swapping `path` and a link to `target` until stopped; waits
+ * until it swaps. `stop()` resolves to the number of swaps.
+ */
+export async function nobodySwapper(base: string, stop: string, path: string, target: string) {
+  const script = new URL("tests/adversarial/_swapper.ts", readableCopy()).pathname;
+  const child = (await nobodyDeno(base, ["--allow-read", "--allow-write"], script, [
+    stop,
+    path,
+    target,
+  ])).spawn();
   for (let i = 0; i < 500; i++) {
     if (await Deno.lstat(`${path}.link`).then(() => true, () => false)) break;
     await new Promise((resolve) => setTimeout(resolve, 10));

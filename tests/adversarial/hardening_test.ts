@@ -26,6 +26,7 @@ import {
 } from "./_harness.ts";
 
 import { readableCopy } from "../_readable_copy.ts";
+import { NOBODY, nobodyDeno } from "./_nobody.ts";
 
 const MiB = 1 << 20;
 const uid = granted({ name: "sys", kind: "uid" }) ? Deno.uid() : null;
@@ -191,37 +192,19 @@ Deno.test({
   ),
   async fn() {
     await using box = await adversarialSandbox();
-    const nobody = 65534;
+    const nobody = NOBODY;
     await Deno.chmod(box.base, 0o755);
     await Deno.chown(box.root, nobody, nobody);
     const path = join(box.root, "tool.sh");
     await Deno.writeTextFile(path, "echo one\n");
     await Deno.chmod(path, 0o6777); // root's, yet writable by anyone
-    const denoDir = join(box.base, "deno_dir");
-    await Deno.mkdir(denoDir);
-    await Deno.chown(denoDir, nobody, nobody);
     const calls = [["edit", { file_path: "tool.sh", old_string: "one", new_string: "two" }]];
-    const { success, stdout, stderr } = await new Deno.Command("setpriv", {
-      args: [
-        `--reuid=${nobody}`,
-        `--regid=${nobody}`,
-        "--clear-groups",
-        "--",
-        Deno.execPath(),
-        "run",
-        "--no-config",
-        "--no-prompt",
-        `--allow-read=${box.root}`,
-        `--allow-write=${box.root}`,
-        new URL("tests/adversarial/_calls_child.ts", readableCopy()).pathname,
-        box.root,
-        JSON.stringify(calls),
-      ],
-      env: { DENO_DIR: denoDir, HOME: denoDir, NO_COLOR: "1" },
-      stdin: "null",
-      stdout: "piped",
-      stderr: "piped",
-    }).output();
+    const { success, stdout, stderr } = await (await nobodyDeno(
+      box.base,
+      [`--allow-read=${box.root}`, `--allow-write=${box.root}`],
+      new URL("tests/adversarial/_calls_child.ts", readableCopy()).pathname,
+      [box.root, JSON.stringify(calls)],
+    )).output();
     assert.ok(success, new TextDecoder().decode(stderr));
     const { results } = JSON.parse(new TextDecoder().decode(stdout).trim().split("\n").at(-1)!);
     assert.equal(results[0].code, null, results[0].content);

@@ -22,8 +22,8 @@ import { join } from "node:path";
 import { cannotRun, figure, granted, rootPermissions, skipUnless, slowCase } from "./_harness.ts";
 import { sandbox } from "../_sandbox.ts";
 import { IN_OPEN, Inotify } from "./_inotify.ts";
+import { NOBODY, nobodyDeno } from "./_nobody.ts";
 
-const NOBODY = 65534;
 const NEEDLE = "ORACLE-7d2e";
 const TRIALS = Number(Deno.env.get("TOOLFS_ORACLE_TRIALS") ?? "") || 40;
 const FILLER = `${"filler line without the literal ".repeat(8)}\n`.repeat(64); // 16 KiB
@@ -132,41 +132,23 @@ async function attack(
   const root = join(base, "root");
   const outside = join(base, "outside");
   const ctl = join(base, "ctl");
-  const denoDir = join(base, "deno_dir");
   const attackDir = join(base, "attack");
   await Deno.chmod(base, 0o755); // nobody reaches the root, not the outside directory
   await Deno.chmod(outside, 0o700);
   await Deno.chown(root, NOBODY, NOBODY);
-  for (const dir of [ctl, denoDir]) {
-    await Deno.mkdir(dir);
-    await Deno.chown(dir, NOBODY, NOBODY);
-  }
+  await Deno.mkdir(ctl);
+  await Deno.chown(ctl, NOBODY, NOBODY);
   await Deno.mkdir(attackDir, { mode: 0o755 });
   for (const script of ["_inotify_swapper.ts", "_inotify.ts"]) {
     await Deno.copyFile(new URL(script, import.meta.url), join(attackDir, script));
     await Deno.chmod(join(attackDir, script), 0o644);
   }
-  const attacker = new Deno.Command("setpriv", {
-    args: [
-      `--reuid=${NOBODY}`,
-      `--regid=${NOBODY}`,
-      "--clear-groups",
-      "--",
-      Deno.execPath(),
-      "run",
-      "--no-config",
-      "--no-prompt",
-      "--allow-read",
-      "--allow-write",
-      "--allow-ffi",
-      join(attackDir, "_inotify_swapper.ts"),
-      ...[ctl, join(root, "d"), outside, join(root, "a"), "f000.txt", join(root, "e"), back],
-    ],
-    env: { DENO_DIR: denoDir, HOME: denoDir, NO_COLOR: "1" },
-    stdin: "null",
-    stdout: "piped",
-    stderr: "piped",
-  }).spawn();
+  const attacker = (await nobodyDeno(
+    base,
+    ["--allow-read", "--allow-write", "--allow-ffi"],
+    join(attackDir, "_inotify_swapper.ts"),
+    [ctl, join(root, "d"), outside, join(root, "a"), "f000.txt", join(root, "e"), back],
+  )).spawn();
   const child = new Deno.Command(Deno.execPath(), {
     args: [
       "run",
