@@ -75,6 +75,10 @@ export interface PlaygroundBrowser extends AsyncDisposable {
   server: StartedPlayground & { url: string };
   /** Chromium's persistent context, with a 90 s default timeout. */
   browser: import("playwright-core").BrowserContext;
+  /** The uncaught errors of the pages opened by {@linkcode PlaygroundBrowser.page}. */
+  errors: string[];
+  /** A new page whose uncaught errors go to `errors`. */
+  page(): Promise<import("playwright-core").Page>;
 }
 
 /**
@@ -90,9 +94,17 @@ export async function openPlaygroundBrowser(extra: string[] = []): Promise<Playg
   const browser = await chromium.launchPersistentContext(profile, CHROMIUM_OPTIONS);
   // A loaded machine (two cores, several test runs) can take long to load a vocabulary.
   browser.setDefaultTimeout(90_000);
+  await Deno.mkdir(OUTPUT, { recursive: true }); // the screenshots' directory
+  const errors: string[] = [];
   return {
     server,
     browser,
+    errors,
+    async page() {
+      const page = await browser.newPage();
+      page.on("pageerror", (error) => errors.push(error.message));
+      return page;
+    },
     async [Symbol.asyncDispose]() {
       await browser.close();
       await server.stop();

@@ -35,12 +35,9 @@ Deno.test({
   sanitizeResources: false,
   async fn() {
     await using opened = await openPlaygroundBrowser();
-    const { server, browser } = opened;
-    const errors: string[] = [];
+    const { server, browser, errors } = opened;
     try {
-      const page = await browser.newPage();
-      page.on("pageerror", (error) => errors.push(error.message));
-      await Deno.mkdir(OUTPUT, { recursive: true });
+      const page = await opened.page();
 
       // Without the token the API refuses and the page says how to get in (C14.1).
       const origin = new URL(server.url).origin;
@@ -172,8 +169,7 @@ Deno.test({
       assertEquals(await a.getByTestId("output").textContent(), aText);
       assertEquals(await b.getByTestId("output").textContent(), bText);
       assert(await page.getByTestId("toggle-diff").isChecked());
-      const other = await browser.newPage();
-      other.on("pageerror", (error) => errors.push(error.message));
+      const other = await opened.page();
       const hash = new URL(shared).hash;
       await other.goto(`${server.url}${hash}`);
       await other.getByTestId("pane-b").locator(".pane-title", { hasText: "Read notes/crlf.txt" })

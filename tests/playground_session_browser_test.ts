@@ -33,14 +33,11 @@ Deno.test({
   sanitizeResources: false,
   async fn() {
     await using opened = await openPlaygroundBrowser();
-    const { server, browser } = opened;
-    const errors: string[] = [];
+    const { server, browser, errors } = opened;
     try {
       const origin = new URL(server.url).origin;
       await browser.grantPermissions(["clipboard-read", "clipboard-write"], { origin });
-      const page = await browser.newPage();
-      page.on("pageerror", (error) => errors.push(error.message));
-      await Deno.mkdir(OUTPUT, { recursive: true });
+      const page = await opened.page();
       await page.goto(server.url);
       await page.getByTestId("tool-read").waitFor();
 
@@ -125,8 +122,7 @@ Deno.test({
       const link = new URL(page.url()).hash;
       const aText = await page.getByTestId("pane-a").getByTestId("output").textContent();
       const bText = await page.getByTestId("pane-b").getByTestId("output").textContent();
-      const other = await browser.newPage();
-      other.on("pageerror", (error) => errors.push(error.message));
+      const other = await opened.page();
       await other.goto(`${server.url}${link}`);
       const gate = other.getByTestId("link-gate");
       await gate.waitFor();

@@ -26,14 +26,11 @@ Deno.test({
   sanitizeResources: false,
   async fn() {
     await using opened = await openPlaygroundBrowser();
-    const { server, browser } = opened;
-    const errors: string[] = [];
+    const { server, browser, errors } = opened;
     try {
       const origin = new URL(server.url).origin;
       await browser.grantPermissions(["clipboard-read", "clipboard-write"], { origin });
-      const page = await browser.newPage();
-      page.on("pageerror", (error) => errors.push(error.message));
-      await Deno.mkdir(OUTPUT, { recursive: true });
+      const page = await opened.page();
       await page.goto(server.url);
       await page.getByTestId("view-session").waitFor();
 
