@@ -43,8 +43,13 @@ async function closedWithin(conn: Deno.Conn, ms: number): Promise<boolean> {
   }
 }
 
-/** An MCP `initialize` over fetch; its status and session id. */
-async function initialize(port: number, token: string | null, session?: string) {
+/** An MCP `initialize` over fetch (a `ping` within `session`), unread. */
+function postInitialize(
+  port: number,
+  token: string | null,
+  session?: string,
+  signal: AbortSignal = AbortSignal.timeout(10_000),
+): Promise<Response> {
   const headers: Record<string, string> = {
     "content-type": "application/json",
     accept: "application/json, text/event-stream",
@@ -61,12 +66,17 @@ async function initialize(port: number, token: string | null, session?: string) 
       clientInfo: { name: "t", version: "0" },
     },
   };
-  const response = await fetch(`http://127.0.0.1:${port}/mcp`, {
+  return fetch(`http://127.0.0.1:${port}/mcp`, {
     method: "POST",
     headers,
     body: JSON.stringify(body),
-    signal: AbortSignal.timeout(10_000),
+    signal,
   });
+}
+
+/** An MCP `initialize` over fetch; its status and session id. */
+async function initialize(port: number, token: string | null, session?: string) {
+  const response = await postInitialize(port, token, session);
   await response.body?.cancel();
   return { status: response.status, session: response.headers.get("mcp-session-id") };
 }
@@ -282,26 +292,7 @@ Deno.test({
     try {
       const { times, counts } = await underSlowClients(
         port,
-        (signal) =>
-          fetch(`http://127.0.0.1:${port}/mcp`, {
-            method: "POST",
-            headers: {
-              "content-type": "application/json",
-              accept: "application/json, text/event-stream",
-              authorization: "Bearer tok",
-            },
-            body: JSON.stringify({
-              jsonrpc: "2.0",
-              id: 1,
-              method: "initialize",
-              params: {
-                protocolVersion: "2025-06-18",
-                capabilities: {},
-                clientInfo: { name: "t", version: "0" },
-              },
-            }),
-            signal,
-          }),
+        (signal) => postInitialize(port, "tok", undefined, signal),
       );
       figure(
         "http-bounds",
