@@ -4,14 +4,19 @@
 // back to the path checks otherwise: both must give the same answers.
 
 import { deepEqual, equal, rejects } from "node:assert/strict";
-import { join } from "node:path";
+import * as nodeFs from "node:fs";
+import { dirname, join } from "node:path";
 import fc from "fast-check";
 import { createFsTools, LocalFileSystem } from "../mod.ts";
 import { FsError } from "../src/fs_error.ts";
 import type { FsSearchProvider } from "../provider.ts";
+import type { GrepValue } from "../src/types.ts";
 import { compileGrepPattern, GrepScanner } from "../src/text/grep_scan.ts";
 import { mkfifo, needsRun, ok } from "./_helpers.ts";
-import { sandbox } from "./_sandbox.ts";
+import { type Sandbox, sandbox } from "./_sandbox.ts";
+import { containsBytes } from "../src/text/byte_search.ts";
+import { fdPathsAvailable } from "../src/provider/local/_fd_paths.ts";
+import { makeBatchCheck } from "../src/provider/local/_search_worker.ts";
 
 async function chunksOf(fs: LocalFileSystem, path: string, buffer?: Uint8Array) {
   const target = await fs.resolve(path, { cwd: "/", op: "read" });
@@ -187,6 +192,63 @@ Deno.test("C11: the worker's literal search is the same code as this thread's", 
   }
 });
 
+/** Files of which some lack one of two needles, and the prefilter's flags for them (C11). */
+async function prefilterFiles(box: Sandbox, count: number) {
+  const needles = ["alpha", "beta"].map((s) => new TextEncoder().encode(s));
+  const paths: string[] = [];
+  const expected: number[] = [];
+  const writes: Promise<void>[] = [];
+  for (let i = 0; i < count; i++) {
+    const text = `${i % 3 === 0 ? "alpha" : "gamma"} ${i % 5 === 0 ? "beta" : "delta"}\n`;
+    paths.push(join(Deno.realPathSync(box.root), `d${i % 4}`, `f${i}.txt`));
+    if (i < 4) await Deno.mkdir(dirname(paths[i]));
+    writes.push(Deno.writeTextFile(paths[i], text));
+    // 0 (skipped) only for a file lacking one, read where its descriptor can be located.
+    expected.push(i % 15 === 0 || !fdPathsAvailable() ? 1 : 0);
+  }
+  await Promise.all(writes);
+  return { needles, paths, expected };
+}
+
+Deno.test("C11: the prefilter's two threads claim each file of a batch once, with one thread's flags", async () => {
+  await using box = await sandbox("local");
+  const { needles, paths, expected } = await prefilterFiles(box, 300);
+  const opened: string[] = [];
+  const counting = {
+    ...nodeFs,
+    openSync(path: string, flags: number) {
+      opened.push(path);
+      return nodeFs.openSync(path, flags);
+    },
+  };
+  // The two threads' checks, taking turns on one batch in slices of uneven sizes.
+  const checks = [0, 1].map(() => makeBatchCheck(counting, containsBytes, 1 << 18));
+  const roots = [Deno.realPathSync(box.root)];
+  const batch = { paths, needles, roots, shared: new SharedArrayBuffer(8 + paths.length) };
+  let turns = 0;
+  for (let done = false; !done; turns++) done = checks[turns % 2](batch, 1 + (turns % 7));
+  deepEqual([...new Uint8Array(batch.shared, 8)], expected);
+  deepEqual(opened.toSorted(), paths.toSorted()); // each file opened once, by one of them
+  equal(turns > 2, true);
+});
+
+Deno.test("C11: batches asked at once, checked by the worker and this thread, each get their own flags", async () => {
+  await using box = await sandbox("local");
+  const { needles, paths, expected } = await prefilterFiles(box, 12 * 256);
+  const fs = new LocalFileSystem({ roots: [box.root] });
+  const targets = await Promise.all(paths.map((p) => fs.resolve(p, { cwd: "/", op: "grep" })));
+  const batches = [];
+  for (let i = 0; i < targets.length; i += 256) {
+    batches.push(fs.search.mayContain!(targets.slice(i, i + 256), needles));
+  }
+  const answers = await Promise.all(batches);
+  if (!fdPathsAvailable()) {
+    deepEqual(answers, Array(12).fill(null)); // path checks: no prefilter (issue 19)
+    return;
+  }
+  deepEqual(answers.flatMap((flags) => [...flags!]), expected);
+});
+
 Deno.test("C11: a grep over enough files to be told apart ahead gives the same text as without", async () => {
   const files: Record<string, string> = {};
   for (let i = 0; i < 900; i++) {
@@ -342,21 +404,40 @@ Deno.test("C3.2/C11: grep's count never tells what a file read through a swapped
   deepEqual(footers, Array(2).fill('(No matches for "secret"; 3 files searched)'));
 });
 
-Deno.test("C9.2: a kept listing serves only while its directory is unchanged: each change shows at once", async () => {
-  await using box = await sandbox("local", { "d/a.ts": "", "d/sub/b.ts": "", "e/c.ts": "" });
-  // Listings are kept (under -A, listed through /proc/self/fd) once a directory's change time is
-  // 2 s old; Deno gives that time in whole seconds, so every change below falls in the second
-  // of the glob before it.
+Deno.test("C3.2/C9.2: a kept listing serves only while its directory is unchanged: each change shows at once", async () => {
+  await using box = await sandbox("local", {
+    "d/a.ts": "x",
+    "d/sub/b.ts": "x",
+    "e/c.ts": "x",
+    "../outside/a.ts": "x outside",
+    "../outside/secret.ts": "x secret",
+  });
+  // Listings are kept once a directory's change time is 2 s old: glob's through /proc/self/fd
+  // (under -A), grep's by path from a directory's second listing. Deno gives that time in whole
+  // seconds, so every change below falls in the second of the search before it.
   await new Promise((resolve) => setTimeout(resolve, 2_100));
-  const found = async () => {
-    const result = await box.run("glob", { pattern: "**/*.ts" });
-    equal(result.isError, false, result.content);
-    return (result.value as { files: string[] }).files.map((f) => f.slice(box.root.length + 1));
-  };
-  const at = (path: string) => join(box.root, path);
+  // Both searches, each listing every directory: glob its names, grep the files holding "x".
+  async function found(): Promise<string[]> {
+    const listed = await box.run("glob", { pattern: "**/*.ts" });
+    equal(listed.isError, false, listed.content);
+    const files = (listed.value as { files: string[] }).files.map((f) =>
+      f.slice(box.root.length + 1)
+    );
+    const grepped = await box.run("grep", { pattern: "x", output_mode: "files_with_matches" });
+    equal(grepped.isError, false, grepped.content);
+    const holding = (grepped.value as GrepValue).matches.map((m) =>
+      m.path.slice(box.root.length + 1)
+    );
+    deepEqual(holding, files, grepped.content);
+    return files;
+  }
+  function at(path: string): string {
+    return join(box.root, path);
+  }
   deepEqual(await found(), ["d/a.ts", "d/sub/b.ts", "e/c.ts"]);
+  deepEqual(await found(), ["d/a.ts", "d/sub/b.ts", "e/c.ts"]); // grep keeps its listings here
   deepEqual(await found(), ["d/a.ts", "d/sub/b.ts", "e/c.ts"]); // from the kept listings
-  await Deno.writeTextFile(at("d/new.ts"), "");
+  await Deno.writeTextFile(at("d/new.ts"), "x");
   deepEqual(await found(), ["d/a.ts", "d/new.ts", "d/sub/b.ts", "e/c.ts"]);
   await Deno.remove(at("d/a.ts"));
   deepEqual(await found(), ["d/new.ts", "d/sub/b.ts", "e/c.ts"]);
@@ -367,7 +448,13 @@ Deno.test("C9.2: a kept listing serves only while its directory is unchanged: ea
   const { atime, mtime } = await Deno.stat(at("e"));
   await Deno.remove(at("e/c.ts"));
   await Deno.mkdir(at("e/c.ts"));
-  await Deno.writeTextFile(at("e/c.ts/x.ts"), "");
+  await Deno.writeTextFile(at("e/c.ts/x.ts"), "x");
   await Deno.utime(at("e"), atime!, mtime!);
   deepEqual(await found(), ["d/new.ts", "d/sub/z.ts", "e/c.ts/x.ts"]);
+  // A directory swapped for a link out once its listings were kept: nothing from outside shows.
+  await Deno.rename(at("d"), at("d.real"));
+  await Deno.symlink(join(box.base, "outside"), at("d"));
+  for (let i = 0; i < 3; i++) {
+    deepEqual(await found(), ["d.real/new.ts", "d.real/sub/z.ts", "e/c.ts/x.ts"]);
+  }
 });

@@ -6,8 +6,9 @@
 // for the whole read. So: a small directory is read synchronously (a few thousand entries at
 // most, a millisecond or two), a big one by `Deno.readDirSync` in a worker thread that hands back
 // the names and a byte per type. The worker is created on first need, kept for later listings
-// and never keeps the process alive when idle. A search's listings through a descriptor handle
-// are kept while their directories are unchanged (`readDecodableEntriesSync`).
+// and never keeps the process alive when idle. A search's listings are kept while their
+// directories are unchanged: through a descriptor handle (`readDecodableEntriesSync`), and apart
+// from those, `grep`'s listings by path (`readUncheckedEntriesSync`).
 
 import type { FsDirEntry, FsEntryType } from "../../types.ts";
 import { sourceWorker } from "./_worker.ts";
@@ -55,20 +56,39 @@ function typeOf(entry: Deno.DirEntry): FsEntryType {
 export function readDecodableEntriesSync(path: string): FsDirEntry[] {
   // A descriptor handle names one directory for the whole call: its stat and its listing agree.
   if (!path.startsWith(FD_HANDLE)) return listDecodable(path);
+  return listKept(path, checked);
+}
+
+/**
+ * The entries of `path` as {@linkcode readDecodableEntriesSync} has them, for a caller that
+ * checks every file it reads and reports nothing else (`grep`'s listings below its search
+ * directory). Listed by path, they are kept apart, by the directory the path's `stat` names, from
+ * the second time a path is listed (a first search of a tree pays no `stat` per directory): a
+ * directory swapped for a link meanwhile may be served another directory's names, which that
+ * caller's checks make harmless (a file read through them is never reported).
+ *
+ * @param path The directory.
+ * @returns The entries whose names can be opened.
+ */
+export function readUncheckedEntriesSync(path: string): FsDirEntry[] {
+  if (listedOnce.has(path)) return listKept(path, unchecked);
+  if (listedOnce.size >= LISTED_ONCE_MAX) listedOnce.clear();
+  listedOnce.add(path);
+  return listDecodable(path);
+}
+
+/** The entries of `path`, from `kept` while its directory is unchanged, else listed (and kept). */
+function listKept(path: string, kept: KeptListings): FsDirEntry[] {
   let stamp: Stamp | null = null;
   try {
     stamp = stampOf(Deno.statSync(path));
   } catch {
     // no stamp: listed and not kept
   }
-  if (stamp) {
-    const known = listings.get(stamp.key);
-    if (known && known.ctime === stamp.ctime && known.rest === stamp.rest) {
-      return known.entries.slice();
-    }
-  }
+  const known = stamp && kept.get(stamp);
+  if (known) return known;
   const entries = listDecodable(path);
-  if (stamp && stamp.ctime <= Date.now() - SETTLED_MS) keep(stamp, entries);
+  if (stamp && stamp.ctime <= Date.now() - SETTLED_MS) kept.keep(stamp, entries);
   return entries;
 }
 
@@ -77,13 +97,14 @@ export function readDecodableEntriesSync(path: string): FsDirEntry[] {
 // count and size are unchanged, provided its change time was already SETTLED_MS in the past when
 // it was listed: adding, removing or renaming an entry sets both times to the present (POSIX),
 // which then differs from the kept stamp however coarse the clock (Deno gives `ctime` in whole
-// seconds). Only listings through a descriptor handle are kept (the stamp and the listing are of
-// one directory); the caller's containment check of that descriptor runs on every call, kept
-// listing or not.
+// seconds). Listings through a descriptor handle (the stamp and the listing are of one
+// directory) are kept apart from listings by path (`readUncheckedEntriesSync`), which only
+// callers that check every read get; the caller's containment check of a descriptor runs on
+// every call, kept listing or not.
 
 const FD_HANDLE = "/proc/self/fd/";
 const SETTLED_MS = 2_000;
-/** The most names kept in all; the oldest listings go first. */
+/** The most names kept in one set of listings; the oldest listings go first. */
 const KEPT_MAX_NAMES = 100_000;
 
 interface Stamp {
@@ -100,8 +121,47 @@ interface Listing {
   entries: readonly FsDirEntry[];
 }
 
-const listings = new Map<string, Listing>();
-let keptNames = 0;
+/** A set of kept listings, at most {@linkcode KEPT_MAX_NAMES} names in all. */
+class KeptListings {
+  #listings = new Map<string, Listing>();
+  #names = 0;
+
+  /** The listing kept under `stamp` (a copy), or `null` when none is or the directory changed. */
+  get(stamp: Stamp): FsDirEntry[] | null {
+    const known = this.#listings.get(stamp.key);
+    if (!known || known.ctime !== stamp.ctime || known.rest !== stamp.rest) return null;
+    return known.entries.slice();
+  }
+
+  keep(stamp: Stamp, entries: FsDirEntry[]): void {
+    if (entries.length > KEPT_MAX_NAMES / 4) return;
+    const old = this.#listings.get(stamp.key);
+    if (old) {
+      this.#listings.delete(stamp.key);
+      this.#names -= old.entries.length;
+    }
+    for (const entry of entries) Object.freeze(entry);
+    this.#listings.set(stamp.key, {
+      ctime: stamp.ctime,
+      rest: stamp.rest,
+      entries: entries.slice(),
+    });
+    this.#names += entries.length;
+    for (const [key, listing] of this.#listings) {
+      if (this.#names <= KEPT_MAX_NAMES) break;
+      this.#listings.delete(key);
+      this.#names -= listing.entries.length;
+    }
+  }
+}
+
+/** Listings through a descriptor handle. */
+const checked = new KeptListings();
+/** Listings by path (`readUncheckedEntriesSync`), and the paths listed so far that way. */
+const unchecked = new KeptListings();
+const listedOnce = new Set<string>();
+/** The most paths remembered as listed once; then the memory starts again. */
+const LISTED_ONCE_MAX = 100_000;
 
 function stampOf(info: Deno.FileInfo): Stamp | null {
   const { ctime, mtime, ino } = info;
@@ -111,23 +171,6 @@ function stampOf(info: Deno.FileInfo): Stamp | null {
     ctime: ctime.getTime(),
     rest: `${mtime.getTime()}:${info.nlink}:${info.size}`,
   };
-}
-
-function keep(stamp: Stamp, entries: FsDirEntry[]): void {
-  if (entries.length > KEPT_MAX_NAMES / 4) return;
-  const old = listings.get(stamp.key);
-  if (old) {
-    listings.delete(stamp.key);
-    keptNames -= old.entries.length;
-  }
-  for (const entry of entries) Object.freeze(entry);
-  listings.set(stamp.key, { ctime: stamp.ctime, rest: stamp.rest, entries: entries.slice() });
-  keptNames += entries.length;
-  for (const [key, listing] of listings) {
-    if (keptNames <= KEPT_MAX_NAMES) break;
-    listings.delete(key);
-    keptNames -= listing.entries.length;
-  }
 }
 
 /** The entries of `path` whose names can be opened (see `readDecodableEntriesSync`). */

@@ -32,7 +32,7 @@ import type { Containment } from "./_containment.ts";
 import { guard } from "./_errors.ts";
 import { mayContainAll } from "./_search_worker.ts";
 import { fdPathsAvailable, kernelPath, openLocation } from "./_fd_paths.ts";
-import { readDecodableEntriesSync } from "./_read_dir.ts";
+import { readDecodableEntriesSync, readUncheckedEntriesSync } from "./_read_dir.ts";
 import { type FileId, sameFile } from "./_stat.ts";
 
 const CHUNK = 1 << 20;
@@ -91,14 +91,15 @@ function inside(c: Containment, path: string, info: FileId): boolean {
  * @param c The provider's containment.
  * @param target The directory.
  * @param verify `false`: the caller reports only files whose reads pass `verify()` (`readChunks`)
- *   (the listing is taken by path, unchecked: a directory swapped for a link may list names
- *   from outside, which the caller never shows, and a file read through it fails that check).
+ *   (the listing is taken by path, unchecked, and kept from its second time by the directory the
+ *   path's `stat` names: a directory swapped for a link may list names from outside, which the
+ *   caller never shows, and a file read through it fails that check).
  * @returns The entries.
  * @throws {FsError} `FS_OUTSIDE_ROOT` when the directory does not stay inside a root.
  */
 export function searchListDir(c: Containment, target: FsTarget, verify = true): FsDirEntry[] {
   const path = target.realPath;
-  if (!verify) return readDecodableEntriesSync(path);
+  if (!verify) return readUncheckedEntriesSync(path);
   if (fdPathsAvailable()) {
     // Our own descriptor, held until the listing ends: its number cannot be reused meanwhile.
     const fd = openFd(path, DIR_FLAGS);

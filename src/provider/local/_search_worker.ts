@@ -1,6 +1,9 @@
-// The search prefilter on a second thread (CONTRACT C11): which files surely lack one of a
+// The search prefilter on both threads (CONTRACT C11): which files surely lack one of a
 // pattern's literals, told by a worker that opens and reads them while the calling thread walks
-// and searches the rest. Private to src/provider/local.
+// and searches the rest. Whenever the calling thread is idle (between its own tasks, or waiting
+// for an answer), it checks files of the oldest batch still unclaimed too: each file is claimed
+// once, through a counter both threads share, so two cores read one batch. Private to
+// src/provider/local.
 //
 // A file is opened by its real path (`O_NOFOLLOW`, so its last name is never followed), but a
 // directory on the way may have been swapped for a link to outside the roots. A file is marked 0
@@ -9,70 +12,190 @@
 // file outside at the same name holds the pattern (a one-bit content oracle, issue 19). Where
 // /proc/self/fd cannot be used (scoped permission flags), there is no prefilter: every file is
 // read through `searchChunks`, which checks. A file marked 1 is read through `searchChunks` too.
-// The literal search is the very code of `byteSearch` (its source text is evaluated there).
+// Both threads run the very same check: the worker evaluates `makeBatchCheck`'s source text, with
+// `makeByteSearch`'s.
 
+import * as nodeFs from "node:fs";
+import { setImmediate } from "node:timers";
 import { makeByteSearch } from "../../text/byte_search.ts";
 import { fdPathsAvailable } from "./_fd_paths.ts";
 import { sourceWorker } from "./_worker.ts";
 
 /** A file this big or bigger is left to the caller (marked 1), which streams it. */
 const WHOLE_MAX = 1 << 18;
+/** Files the calling thread checks in one turn of its event loop (about half a millisecond). */
+const SLICE = 32;
+/** Bytes before the flags in a batch's shared buffer: two Int32 counters. */
+const HEADER = 8;
 
-/** The prefilter worker's `handle`. */
-const WORKER_SOURCE = `
-const { closeSync, constants, openSync, readlinkSync, readSync } = require("node:fs");
-const { containsBytes } = (${String(makeByteSearch)})();
-const FLAGS = constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK;
-const buffer = new Uint8Array(${WHOLE_MAX});
-function inside(roots, path) {
-  for (const root of roots) {
-    if (path === root || path.startsWith(root.endsWith("/") ? root : root + "/")) return true;
-  }
-  return false;
+/**
+ * One batch of files. `shared` holds two Int32 counters (the next file to claim, and the files
+ * checked), then one flag byte per file.
+ */
+export interface Batch {
+  paths: readonly string[];
+  needles: readonly Uint8Array[];
+  roots: readonly string[];
+  shared: SharedArrayBuffer;
 }
-function located(fd, roots) {
-  let path;
-  try {
-    path = readlinkSync("/proc/self/fd/" + fd);
-  } catch {
-    return false;
-  }
-  return path.startsWith("/") && !path.endsWith(" (deleted)") && inside(roots, path);
+
+/** The `node:fs` calls the check makes (`require("node:fs")` in the worker). */
+export interface CheckFs {
+  constants: { O_RDONLY: number; O_NOFOLLOW: number; O_NONBLOCK: number };
+  openSync(path: string, flags: number): number;
+  readSync(fd: number, buffer: Uint8Array, offset: number, length: number, position: null): number;
+  readlinkSync(path: string): string;
+  closeSync(fd: number): void;
 }
-function lacks(path, needles, roots) {
-  let fd;
-  try {
-    fd = openSync(path, FLAGS);
-  } catch {
-    return false;
-  }
-  try {
-    const n = readSync(fd, buffer, 0, buffer.length, null);
-    if (n >= buffer.length) return false;
-    const bytes = buffer.subarray(0, n);
-    for (const needle of needles) {
-      // The skip is taken only on a read verified to lie inside a root (checked after it).
-      if (!containsBytes(bytes, needle)) return located(fd, roots);
+
+/** A batch's check: claims and checks at most `max` files; whether every file of it is checked. */
+export type BatchCheck = (batch: Batch, max: number) => boolean;
+
+/**
+ * Makes the check of a batch's files. Self-contained (no reference to anything outside this
+ * function), so its source text can be evaluated in the worker thread.
+ *
+ * @param fs `node:fs`.
+ * @param containsBytes The byte search's `containsBytes`.
+ * @param wholeMax The size from which a file is left to the caller (marked 1).
+ * @returns The check.
+ */
+export function makeBatchCheck(
+  fs: CheckFs,
+  containsBytes: (bytes: Uint8Array, needle: Uint8Array) => boolean,
+  wholeMax: number,
+): BatchCheck {
+  const FLAGS = fs.constants.O_RDONLY | fs.constants.O_NOFOLLOW | fs.constants.O_NONBLOCK;
+  const buffer = new Uint8Array(wholeMax);
+  const inside = (roots: readonly string[], path: string) =>
+    roots.some((root) => path === root || path.startsWith(root.endsWith("/") ? root : root + "/"));
+  const located = (fd: number, roots: readonly string[]) => {
+    let path: string;
+    try {
+      path = fs.readlinkSync("/proc/self/fd/" + fd);
+    } catch {
+      return false;
     }
-    return false;
-  } catch {
-    return false;
-  } finally {
-    closeSync(fd);
-  }
+    return path.startsWith("/") && !path.endsWith(" (deleted)") && inside(roots, path);
+  };
+  const lacks = (path: string, needles: readonly Uint8Array[], roots: readonly string[]) => {
+    let fd: number;
+    try {
+      fd = fs.openSync(path, FLAGS);
+    } catch {
+      return false;
+    }
+    try {
+      const n = fs.readSync(fd, buffer, 0, buffer.length, null);
+      if (n >= buffer.length) return false;
+      const bytes = buffer.subarray(0, n);
+      for (const needle of needles) {
+        // The skip is taken only on a read verified to lie inside a root (checked after it).
+        if (!containsBytes(bytes, needle)) return located(fd, roots);
+      }
+      return false;
+    } catch {
+      return false;
+    } finally {
+      fs.closeSync(fd);
+    }
+  };
+  return (batch, max) => {
+    const { paths, needles, roots, shared } = batch;
+    const counts = new Int32Array(shared, 0, 2);
+    const flags = new Uint8Array(shared, 8);
+    for (let taken = 0; taken < max; taken++) {
+      const i = Atomics.add(counts, 0, 1);
+      if (i >= paths.length) break;
+      Atomics.store(flags, i, lacks(paths[i], needles, roots) ? 0 : 1);
+      Atomics.add(counts, 1, 1);
+    }
+    return Atomics.load(counts, 1) >= paths.length;
+  };
 }
-function handle({ paths, needles, roots }) {
-  const flags = new Uint8Array(paths.length);
-  for (let i = 0; i < paths.length; i++) flags[i] = lacks(paths[i], needles, roots) ? 0 : 1;
-  return [flags, [flags.buffer]];
+
+/** The prefilter worker's `handle`: checks every file of the batch it can still claim. */
+const WORKER_SOURCE = `
+const check = (${String(makeBatchCheck)})(
+  require("node:fs"),
+  (${String(makeByteSearch)})().containsBytes,
+  ${WHOLE_MAX},
+);
+function handle(batch) {
+  check(batch, Infinity);
+  return [true, []];
 }
 `;
+
+/**
+ * Shared buffers the worker is done with, for later batches: each new one costs about 20 KiB of
+ * resident memory until it is collected, and a search of 16,000 files asks 63 batches.
+ */
+const spare: SharedArrayBuffer[] = [];
+const SPARE_MAX = 8;
+
+/** A batch's shared buffer for `count` files, its counters at 0. */
+function sharedFor(count: number): SharedArrayBuffer {
+  const at = spare.findIndex((buffer) => buffer.byteLength === HEADER + count);
+  if (at === -1) return new SharedArrayBuffer(HEADER + count);
+  const [buffer] = spare.splice(at, 1);
+  new Int32Array(buffer, 0, 2).fill(0);
+  return buffer;
+}
+
+function release(buffer: SharedArrayBuffer): void {
+  if (spare.length < SPARE_MAX) spare.push(buffer);
+}
+
+/** A batch asked and not yet answered. */
+interface Asked {
+  batch: Batch;
+  /** Answers with the flags (`true`: every file is checked) or drops the batch (`false`). */
+  settle(checked: boolean): void;
+}
+
+/** The batches asked and not yet answered, oldest first. */
+const asked: Asked[] = [];
+let checkHere: BatchCheck | undefined;
+let helping = false;
+
+/** Whether some file of `batch` is not yet claimed by either thread. */
+function unclaimed(batch: Batch): boolean {
+  return Atomics.load(new Int32Array(batch.shared, 0, 1), 0) < batch.paths.length;
+}
+
+/**
+ * One turn of this thread's help: checks up to {@linkcode SLICE} unclaimed files of the oldest
+ * batch that has some, answers every batch now fully checked, and comes back on a later turn
+ * while files are left to claim.
+ */
+function help(): void {
+  helping = false;
+  const oldest = asked.find((a) => unclaimed(a.batch));
+  if (oldest) {
+    checkHere ??= makeBatchCheck(nodeFs, makeByteSearch().containsBytes, WHOLE_MAX);
+    checkHere(oldest.batch, SLICE);
+  }
+  for (const done of asked.filter((a) => fullyChecked(a.batch))) done.settle(true);
+  if (asked.some((a) => unclaimed(a.batch))) helpSoon();
+}
+
+function fullyChecked(batch: Batch): boolean {
+  return Atomics.load(new Int32Array(batch.shared, 0, 2), 1) >= batch.paths.length;
+}
+
+function helpSoon(): void {
+  if (helping) return;
+  helping = true;
+  setImmediate(help);
+}
 
 /**
  * For each file, 0 when it surely lacks one of `needles` (it was read whole, through a
  * descriptor whose kernel path lies inside one of `roots`, and one is missing), 1 when it may
  * hold them all (it does, or it could not be read whole and verified there). Resolves to `null`
- * where no worker thread can run or /proc/self/fd cannot be used (then every file may).
+ * where no worker thread can run or /proc/self/fd cannot be used (then every file may). The
+ * worker and, when idle, this thread check the files.
  *
  * @param paths The files' real paths.
  * @param needles The literals.
@@ -80,14 +203,46 @@ function handle({ paths, needles, roots }) {
  * @param signal Stops the wait.
  * @returns The flags, or `null`.
  */
-export async function mayContainAll(
+export function mayContainAll(
   paths: readonly string[],
   needles: readonly Uint8Array[],
   roots: readonly string[],
   signal?: AbortSignal,
 ): Promise<Uint8Array | null> {
-  if (!fdPathsAvailable()) return null;
+  if (!fdPathsAvailable() || typeof SharedArrayBuffer !== "function") return Promise.resolve(null);
   const worker = sourceWorker(WORKER_SOURCE);
-  if (!worker) return null;
-  return await worker.call<Uint8Array>({ paths, needles, roots }, signal);
+  if (!worker) return Promise.resolve(null);
+  const shared = sharedFor(paths.length);
+  const batch: Batch = { paths, needles, roots, shared };
+  return new Promise((resolve, reject) => {
+    const onAbort = () => {
+      entry.settle(false);
+      reject(signal!.reason);
+    };
+    const entry: Asked = {
+      batch,
+      settle(checked) {
+        const at = asked.indexOf(entry);
+        if (at === -1) return; // answered already
+        asked.splice(at, 1);
+        signal?.removeEventListener("abort", onAbort);
+        if (checked) resolve(new Uint8Array(batch.shared, HEADER).slice());
+      },
+    };
+    signal?.addEventListener("abort", onAbort, { once: true });
+    asked.push(entry);
+    helpSoon();
+    // The worker answers once it can claim no more; this thread may have checked the last file.
+    // Either way the worker is done with the buffer then, and it serves a later batch.
+    worker.call<boolean>(batch, signal).then(() => {
+      entry.settle(true);
+      release(shared);
+    }, (error) => {
+      if (asked.includes(entry)) {
+        entry.settle(false);
+        reject(error);
+      }
+      release(shared);
+    });
+  });
 }
