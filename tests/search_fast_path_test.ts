@@ -230,6 +230,11 @@ Deno.test("C11: the prefilter's two threads claim each file of a batch once, wit
   deepEqual([...new Uint8Array(batch.shared, 8)], expected);
   deepEqual(opened.toSorted(), paths.toSorted()); // each file opened once, by one of them
   equal(turns > 2, true);
+  // Past its time (a slow disk), a turn claims one file and no more.
+  const late = { ...batch, shared: new SharedArrayBuffer(8 + paths.length) };
+  opened.length = 0;
+  equal(checks[0](late, Infinity, performance.now() - 1), false);
+  deepEqual(opened, [paths[0]]);
 });
 
 Deno.test("C11: batches asked at once, checked by the worker and this thread, each get their own flags", async () => {

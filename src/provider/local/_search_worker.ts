@@ -23,8 +23,12 @@ import { sourceWorker } from "./_worker.ts";
 
 /** A file this big or bigger is left to the caller (marked 1), which streams it. */
 const WHOLE_MAX = 1 << 18;
-/** Files the calling thread checks in one turn of its event loop (about half a millisecond). */
+/**
+ * Files the calling thread checks in one turn of its event loop (about half a millisecond on
+ * cached files), and the time after which it stops early (files read from a slow disk).
+ */
 const SLICE = 32;
+const SLICE_MS = 2;
 /** Bytes before the flags in a batch's shared buffer: two Int32 counters. */
 const HEADER = 8;
 
@@ -48,8 +52,11 @@ export interface CheckFs {
   closeSync(fd: number): void;
 }
 
-/** A batch's check: claims and checks at most `max` files; whether every file of it is checked. */
-export type BatchCheck = (batch: Batch, max: number) => boolean;
+/**
+ * A batch's check: claims and checks at most `max` files, claiming none once `performance.now()`
+ * has passed `until`; whether every file of the batch is checked (by either thread).
+ */
+export type BatchCheck = (batch: Batch, max: number, until?: number) => boolean;
 
 /**
  * Makes the check of a batch's files. Self-contained (no reference to anything outside this
@@ -100,11 +107,11 @@ export function makeBatchCheck(
       fs.closeSync(fd);
     }
   };
-  return (batch, max) => {
+  return (batch, max, until = Infinity) => {
     const { paths, needles, roots, shared } = batch;
     const counts = new Int32Array(shared, 0, 2);
     const flags = new Uint8Array(shared, 8);
-    for (let taken = 0; taken < max; taken++) {
+    for (let taken = 0; taken < max && (taken === 0 || performance.now() < until); taken++) {
       const i = Atomics.add(counts, 0, 1);
       if (i >= paths.length) break;
       Atomics.store(flags, i, lacks(paths[i], needles, roots) ? 0 : 1);
@@ -165,16 +172,16 @@ function unclaimed(batch: Batch): boolean {
 }
 
 /**
- * One turn of this thread's help: checks up to {@linkcode SLICE} unclaimed files of the oldest
- * batch that has some, answers every batch now fully checked, and comes back on a later turn
- * while files are left to claim.
+ * One turn of this thread's help: checks up to {@linkcode SLICE} unclaimed files (for
+ * {@linkcode SLICE_MS} milliseconds at most) of the oldest batch that has some, answers every
+ * batch now fully checked, and comes back on a later turn while files are left to claim.
  */
 function help(): void {
   helping = false;
   const oldest = asked.find((a) => unclaimed(a.batch));
   if (oldest) {
     checkHere ??= makeBatchCheck(nodeFs, makeByteSearch().containsBytes, WHOLE_MAX);
-    checkHere(oldest.batch, SLICE);
+    checkHere(oldest.batch, SLICE, performance.now() + SLICE_MS);
   }
   for (const done of asked.filter((a) => fullyChecked(a.batch))) done.settle(true);
   if (asked.some((a) => unclaimed(a.batch))) helpSoon();
