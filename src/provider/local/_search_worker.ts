@@ -110,7 +110,7 @@ export function makeBatchCheck(
   return (batch, max, until = Infinity) => {
     const { paths, needles, roots, shared } = batch;
     const counts = new Int32Array(shared, 0, 2);
-    const flags = new Uint8Array(shared, 8);
+    const flags = new Uint8Array(shared, 8); // after the counters (HEADER: this source stands alone)
     for (let taken = 0; taken < max && (taken === 0 || performance.now() < until); taken++) {
       const i = Atomics.add(counts, 0, 1);
       if (i >= paths.length) break;
