@@ -16,6 +16,12 @@
 // (path checks) and 35/40 (descriptor checks) in the prefilter window. Before grep counted a file
 // failing its check as searched, the footer's "<s> files searched" told the bit in the search
 // window (and in path checks, with no prefilter): 20/20. Now 20-21/40.
+//
+// Since the calling thread shares the prefilter with the worker (0.3.0), the decoy is reached
+// sooner after the first file opens, and the attacker (woken by inotify, on two cores busy with
+// grep's two threads) wins the race less often: in descriptor checks' prefilter window it fired
+// in 17-27 of 40 trials with 100 files before the decoy, 23-35 with 200. So 200 files come
+// first, and a test runs more trials, in balanced pairs up to 3x, until half of TRIALS fired.
 
 import assert from "node:assert/strict";
 import { join } from "node:path";
@@ -27,14 +33,14 @@ import { NOBODY, nobodyDeno } from "./_nobody.ts";
 const NEEDLE = "ORACLE-7d2e";
 const TRIALS = Number(Deno.env.get("TOOLFS_ORACLE_TRIALS") ?? "") || 40;
 const FILLER = `${"filler line without the literal ".repeat(8)}\n`.repeat(64); // 16 KiB
-const BEFORE = 100; // a/f000..f099: read before the decoy
+const BEFORE = 200; // a/f000..f199: read before the decoy
 const AFTER = 200; // e/g000..g199: read after it (the prefilter's batch is the first 256)
 const MODES = [
   { name: "path checks", permissions: rootPermissions },
   { name: "descriptor checks", permissions: (_: string) => ["--allow-all"] },
 ];
 const WINDOWS = [
-  { name: "prefilter window", back: "g000.txt" },
+  { name: "prefilter window", back: "g020.txt" },
   { name: "search window", back: `g${AFTER - 1}.txt` },
 ];
 
@@ -82,14 +88,19 @@ async function appears(path: string): Promise<void> {
   throw new Error(`the attacker never created ${path}`);
 }
 
-/** `TRIALS` bits, half of them 1, in random order. */
-function balancedBits(): boolean[] {
-  const bits = Array.from({ length: TRIALS }, (_, i) => i % 2 === 0);
-  for (let i = bits.length - 1; i > 0; i--) {
-    const j = Math.floor(Math.random() * (i + 1));
-    [bits[i], bits[j]] = [bits[j], bits[i]];
+/** Bits in pairs, one 1 and one 0 in random order: balanced after every second bit. */
+function* balancedBits(): Generator<boolean> {
+  for (;;) {
+    const first = Math.random() < 0.5;
+    yield first;
+    yield !first;
   }
-  return bits;
+}
+
+/** Enough trials: `TRIALS` at least, and more (in pairs, up to 3x) until half of `TRIALS` fired. */
+function enough(trials: Trial[]): boolean {
+  if (trials.length < TRIALS || trials.length % 2 !== 0) return false;
+  return trials.filter((t) => t.fired).length >= TRIALS / 2 || trials.length >= 3 * TRIALS;
 }
 
 interface Trial {
@@ -118,7 +129,7 @@ function bestScore(trials: Trial[]): number {
   return right;
 }
 
-/** Runs `TRIALS` greps with the attacker armed; one record a trial. */
+/** Runs greps with the attacker armed (as many as `enough` asks); one record a trial. */
 async function attack(
   permissions: (base: string) => string[],
   back: string,
@@ -171,6 +182,7 @@ async function attack(
     observer.watch(outside, IN_OPEN);
     const call = JSON.stringify({ pattern: NEEDLE, output_mode: "files_with_matches" });
     for (const holds of balancedBits()) {
+      if (enough(trials)) break;
       // Same length either way: only the needle differs.
       await Deno.writeTextFile(join(outside, "x.txt"), `${holds ? NEEDLE : "ORACLE-none"}\n`);
       const go = `go${trials.length}`;
@@ -203,20 +215,22 @@ for (const mode of MODES) {
       ignore: skipUnless(name, reason()) || slowCase().ignore,
       async fn() {
         const trials = await attack(mode.permissions, window.back);
+        const n = trials.length;
         const fired = trials.filter((t) => t.fired).length;
         const rule = trials.filter((t) => guess(t.content) === t.holds).length;
         const best = bestScore(trials);
         const texts = new Set(trials.map((t) => t.content)).size;
         figure(
           "oracle-inotify",
-          `${mode.name}, ${window.name}: fired ${fired}/${TRIALS}; right answers: rule ${rule}/${TRIALS}, best function of the answer ${best}/${TRIALS} (${texts} distinct answers)`,
+          `${mode.name}, ${window.name}: fired ${fired}/${n}; right answers: rule ${rule}/${n}, best function of the answer ${best}/${n} (${texts} distinct answers)`,
         );
-        // The attack fired: toolfs opened the outside file (through the link) in most trials.
-        assert.ok(fired >= TRIALS / 2, `fired in only ${fired} of ${TRIALS} trials`);
+        // The attack fired: toolfs opened the outside file (through the link) in at least half
+        // of TRIALS trials (the attacker, woken by inotify, races grep's two reading threads).
+        assert.ok(fired >= TRIALS / 2, `fired in only ${fired} of ${n} trials`);
         // No better than chance: with the bit independent of the answer, the best function of
         // the few distinct answers gets about half right; 3/4 is far out of reach (p < 0.001
         // for 40 trials), while 0.2.0 answered all but a few right.
-        assert.ok(best < TRIALS * 0.75, `${best} of ${TRIALS} right: the answer tells the bit`);
+        assert.ok(best < n * 0.75, `${best} of ${n} right: the answer tells the bit`);
       },
     });
   }
