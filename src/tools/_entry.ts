@@ -26,7 +26,7 @@ export interface Entry {
 export async function resolveEntry(
   env: ToolEnv,
   given: string,
-  op: "move" | "delete",
+  op: "move" | "delete" | "patch",
   refuseRoot: boolean,
 ): Promise<Entry> {
   const { cwd, signal } = env;

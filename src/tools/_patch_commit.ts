@@ -33,9 +33,7 @@ export async function commitAll(
   const fs = env.fs;
   const undos: Undo[] = [];
   const committed: Committed[] = new Array(planned.length);
-  const order = [...planned.keys()].sort((a, b) =>
-    Number(planned[a].kind === "delete") - Number(planned[b].kind === "delete")
-  );
+  const order = [...planned.keys()].sort((a, b) => rank(planned[a]) - rank(planned[b]));
   for (const i of order) {
     const op = planned[i];
     try {
@@ -51,6 +49,15 @@ export async function commitAll(
     }
   }
   return committed;
+}
+
+/**
+ * Commit order: writes, then deletions of files, then of links, which cannot be put back (the
+ * provider creates no links), so that only a later link's failure finds one gone.
+ */
+function rank(op: PlannedOperation): number {
+  if (op.kind !== "delete") return 0;
+  return op.before ? 1 : 2;
 }
 
 /** One operation's provider calls (no signal: past the commit point a call runs to its end). */
@@ -90,8 +97,14 @@ async function commitOne(
       };
     }
     case "delete": {
-      await removeFile(fs, target, op.precondition);
       const before = op.before;
+      if (!before) {
+        // A link: removed only while no regular file stands there.
+        await fs.removeEntry(target, { expect: new Map() });
+        undos.push({ file: op.file, run: () => Promise.reject(new Error("not recreated")) });
+        return { target, version: "", op: "delete" };
+      }
+      await removeFile(fs, target, op.precondition);
       undos.push({ file: op.file, run: () => recreate(fs, target, before) });
       return { target, version: "", op: "delete" };
     }

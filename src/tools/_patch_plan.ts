@@ -21,6 +21,7 @@ import { addedText, applyHunks, type PatchedBytes } from "../text/patch_apply.ts
 import { PatchLocateError } from "../text/patch_locate.ts";
 import type { PatchOperation } from "../text/patch_parse.ts";
 import { looksBinary, MAX_TEXT_BYTES, resolveIn, tooLarge, type ToolEnv } from "./_context.ts";
+import { resolveEntry } from "./_entry.ts";
 
 /** A path of the patch, resolved. */
 export interface PatchFile {
@@ -44,7 +45,13 @@ export type PlannedOperation =
     precondition: FsPrecondition;
     hunks: Extract<PatchOperation, { kind: "update" }>["hunks"];
   }
-  | { kind: "delete"; file: PatchFile; before: Uint8Array; precondition: FsPrecondition };
+  | {
+    kind: "delete";
+    file: PatchFile;
+    /** The file's bytes, to put it back; absent for a link (or other entry), removed itself. */
+    before?: Uint8Array;
+    precondition?: FsPrecondition;
+  };
 
 const LABELS: Record<PatchOperation["kind"], PatchOperationLabel> = {
   add: "Add File",
@@ -86,10 +93,13 @@ export async function resolvePaths(
 ): Promise<{ file: PatchFile; to?: PatchFile }[]> {
   const seen = new Set<string>();
   const out: { file: PatchFile; to?: PatchFile }[] = [];
-  const one = async (given: string, place: PatchPlace): Promise<PatchFile> => {
+  const one = async (given: string, place: PatchPlace, entry = false): Promise<PatchFile> => {
     const file: PatchFile = { target: undefined!, shown: given, place };
     try {
-      file.target = await resolveIn(env, given, "patch");
+      // A deletion names the entry itself, as `delete` does (C15.3): a link is not followed.
+      file.target = entry
+        ? (await resolveEntry(env, given, "patch", true)).target
+        : await resolveIn(env, given, "patch");
       file.shown = displayPath(env.cwd, file.target.path);
       if (!file.target.root.writable) throw new FsError("FS_READ_ONLY");
     } catch (error) {
@@ -102,7 +112,8 @@ export async function resolvePaths(
     return file;
   };
   for (const op of operations) {
-    const file = await one(op.path, { operation: LABELS[op.kind], line: op.patchLine });
+    const place = { operation: LABELS[op.kind], line: op.patchLine };
+    const file = await one(op.path, place, op.kind === "delete");
     const to = op.kind === "update" && op.moveTo !== undefined
       ? await one(op.moveTo, { operation: "Move to", line: op.patchLine + 1 })
       : undefined;
@@ -126,6 +137,12 @@ export async function planOperation(
     if (op.kind === "add") {
       const text = addedText(op.lines);
       return { kind: "add", file, text, precondition: await absent(env, file, text) };
+    }
+    if (op.kind === "delete" && await isLink(env, file.target)) {
+      // The link itself goes, as with `delete` (C15.3) and the reference implementation; it
+      // holds no content to have read. Nothing else may stand there when it is removed.
+      await deleteAllowed(env, file, null);
+      return { kind: "delete", file };
     }
     const stat = await env.fs.stat(file.target, { signal: env.signal });
     if (!stat) throw new FsError("FS_NOT_FOUND");
@@ -205,19 +222,33 @@ function entryOf(_env: ToolEnv, file: PatchFile) {
   return { path: file.target.path, realPath: file.target.realPath, displayPath: file.shown };
 }
 
+/** Whether the entry `target` names is a symbolic link (its own type, not followed). */
+async function isLink(env: ToolEnv, target: FsTarget): Promise<boolean> {
+  const followed = await env.fs.resolve(target.path, { cwd: env.cwd, op: "patch" }).catch(
+    () => null,
+  );
+  if (followed?.realPath === target.realPath) return false; // absent, or not a link
+  const entries = await env.fs.listTree(target, { signal: env.signal });
+  return entries?.[0].type === "other";
+}
+
 /**
- * The policy's decision on deleting a file (C15.3, C15.4): with the default policy, a read of
- * it at `version`.
+ * The policy's decision on deleting a file at `version` (C15.3, C15.4): with the default policy,
+ * a read of it at that version; or, for `null`, on deleting a link, which needs none.
  */
-async function deleteAllowed(env: ToolEnv, file: PatchFile, version: string): Promise<void> {
+async function deleteAllowed(
+  env: ToolEnv,
+  file: PatchFile,
+  version: string | null,
+): Promise<void> {
   const realPath = file.target.realPath;
   const condition = await env.policy.deleteIntent?.({
     op: "delete",
     session: env.session,
     ...entryOf(env, file),
-    type: "file",
+    type: version === null ? "other" : "file",
     recursive: false,
-    files: [{ realPath, version }],
+    files: version === null ? [] : [{ realPath, version }],
     signal: env.signal,
   });
   const wanted = condition?.kind === "versions" ? condition.versions.get(realPath) : undefined;
