@@ -2,33 +2,10 @@
 // C12.3 hints, line breaks and BOM kept, the policy, and the exact texts — on both providers.
 
 import assert from "node:assert/strict";
-import { createFsTools, FsError, type FsTools } from "../../mod.ts";
-import type { FsTarget } from "../../provider.ts";
-import type { FsProviderWithRoots } from "../../src/tools/tools.ts";
-import { forEachProvider, type Sandbox, sandbox } from "../_sandbox.ts";
+import { createFsTools } from "../../mod.ts";
+import { forEachProvider } from "../_sandbox.ts";
+import { envelope, failingOn, failure, patchTools, readAll } from "./_patch_helpers.ts";
 import { BOM, concat } from "./_shared.ts";
-
-function envelope(...lines: string[]): string {
-  return ["*** Begin Patch", ...lines, "*** End Patch"].join("\n");
-}
-
-/** Reads every file, so the session may change them (C5). */
-async function readAll(_box: Sandbox, tools: FsTools, ...paths: string[]): Promise<void> {
-  for (const path of paths) {
-    const result = await tools.execute("read", { file_path: path });
-    assert.equal(result.isError, false, result.content);
-  }
-}
-
-function patchTools(box: Sandbox, fs: FsProviderWithRoots = box.fs): FsTools {
-  return createFsTools({ fs, tools: ["read", "write", "edit", "patch"] });
-}
-
-async function failure(tools: FsTools, patch: string): Promise<[string, string | undefined]> {
-  const result = await tools.execute("patch", { patch });
-  assert.equal(result.isError, true, result.content);
-  return [result.content, result.error?.code];
-}
 
 const FILES = {
   "a.ts": "export function checkName() {\n  return 1;\n}\n",
@@ -318,22 +295,6 @@ forEachProvider(
 );
 
 /** The provider, except that `editText` of a file whose path ends with `failing` throws. */
-function failingOn(fs: FsProviderWithRoots, failing: string): FsProviderWithRoots {
-  return new Proxy(fs, {
-    get(target, key) {
-      const value = Reflect.get(target, key, target);
-      if (key === "editText" || key === "removeEntry") {
-        return (...args: [FsTarget, ...unknown[]]) => {
-          if (args[0].path.endsWith(failing)) {
-            return Promise.reject(new FsError("FS_PERMISSION_DENIED"));
-          }
-          return value.apply(target, args);
-        };
-      }
-      return typeof value === "function" ? value.bind(target) : value;
-    },
-  });
-}
 
 forEachProvider(
   "C16.2 when the third file fails after two were replaced, the first two are put back byte for byte",
@@ -565,64 +526,4 @@ forEachProvider("C16.2/C7.2 an aborted patch changes nothing", FILES, async (box
   }, { signal: controller.signal });
   assert.equal(result.error?.code, "FS_ABORTED");
   assert.equal(await box.read("a.ts"), FILES["a.ts"]);
-});
-
-// --- local only: links --------------------------------------------------------------------
-
-Deno.test("C16.2/C15.3 Delete File removes a link itself, as delete does; its target stays [local]", async () => {
-  await using box = await sandbox("local", {
-    "t.txt": "target\n",
-    "dir/k.txt": "kept\n",
-    "../out.txt": "outside\n",
-  });
-  await Deno.symlink(box.path("t.txt"), box.path("in.lnk"));
-  await Deno.symlink(`${box.base}/out.txt`, box.path("out.lnk"));
-  await Deno.symlink("dir", box.path("dir.lnk"));
-  await Deno.symlink("gone.txt", box.path("dangling.lnk"));
-  const tools = patchTools(box);
-  // A link holds no content: nothing needs reading first (C15.3's delete asks none either).
-  const links = ["in.lnk", "out.lnk", "dir.lnk", "dangling.lnk"];
-  const result = await tools.execute("patch", {
-    patch: envelope(...links.map((path) => `*** Delete File: ${path}`)),
-  });
-  assert.equal(result.content, links.map((path) => `Deleted ${path}`).join("\n"));
-  assert.deepEqual(result.value, {
-    operations: links.map((path) => ({ kind: "delete", path: box.path(path) })),
-  });
-  for (const path of links) {
-    assert.equal(await Deno.lstat(box.path(path)).catch(() => null), null, path);
-  }
-  assert.equal(await box.read("t.txt"), "target\n");
-  assert.equal(await box.read("dir/k.txt"), "kept\n");
-  assert.equal(await Deno.readTextFile(`${box.base}/out.txt`), "outside\n");
-  // A file named through a linked directory is the file: it still needs its read.
-  await Deno.symlink("dir", box.path("dir2.lnk"));
-  const [content, code] = await failure(tools, envelope("*** Delete File: dir2.lnk/k.txt"));
-  assert.equal(code, "FS_NOT_OBSERVED", content);
-  assert.equal(await box.read("dir/k.txt"), "kept\n");
-});
-
-Deno.test("C16.2 a link is deleted after the files; when it fails, every file is put back [local]", async () => {
-  await using box = await sandbox("local", { "a.ts": FILES["a.ts"], "f.txt": "f\n" });
-  await Deno.symlink("a.ts", box.path("a.lnk"));
-  const tools = patchTools(box, failingOn(box.fs, "a.lnk"));
-  await readAll(box, tools, "a.ts", "f.txt");
-  const [content, code] = await failure(
-    tools,
-    envelope(
-      "*** Delete File: a.lnk",
-      "*** Delete File: f.txt",
-      "*** Update File: a.ts",
-      "@@",
-      "-  return 1;",
-      "+  return 2;",
-    ),
-  );
-  assert.deepEqual([content, code], [
-    'Error: cannot patch "a.lnk" (Delete File, patch line 2): permission denied; the files already changed were put back',
-    "FS_PERMISSION_DENIED",
-  ]);
-  assert.equal(await box.read("f.txt"), "f\n");
-  assert.equal(await box.read("a.ts"), FILES["a.ts"]);
-  assert.equal(await Deno.readLink(box.path("a.lnk")), "a.ts");
 });
