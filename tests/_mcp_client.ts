@@ -252,19 +252,22 @@ export async function until(
   throw new Error(`timed out waiting for ${what}; stderr:\n${stderr()}`);
 }
 
+/** A JSON-RPC `initialize` request (id 1) as a raw client sends it, serialized. */
+export const RAW_INITIALIZE = JSON.stringify({
+  jsonrpc: "2.0",
+  id: 1,
+  method: "initialize",
+  params: {
+    protocolVersion: "2025-06-18",
+    capabilities: {},
+    clientInfo: { name: "raw", version: "0" },
+  },
+});
+
 /** Status of a POST ping to `url` sent with the given `Host` header over a raw socket. */
 export async function rawStatus(url: URL, host: string, token: string): Promise<number> {
   const conn = await Deno.connect({ hostname: url.hostname, port: Number(url.port) });
-  const body = JSON.stringify({
-    jsonrpc: "2.0",
-    id: 1,
-    method: "initialize",
-    params: {
-      protocolVersion: "2025-06-18",
-      capabilities: {},
-      clientInfo: { name: "raw", version: "0" },
-    },
-  });
+  const body = RAW_INITIALIZE;
   const request = `POST /mcp HTTP/1.1\r\nHost: ${host}\r\nAuthorization: Bearer ${token}\r\n` +
     "Content-Type: application/json\r\nAccept: application/json, text/event-stream\r\n" +
     `Content-Length: ${new TextEncoder().encode(body).length}\r\nConnection: close\r\n\r\n${body}`;

@@ -9,7 +9,15 @@ import { join } from "node:path";
 import { createFsTools, LocalFileSystem, systemPrompt } from "../mod.ts";
 import { toMcpTools } from "../formats.ts";
 import { MCP_SERVER_NAME, MCP_SERVER_VERSION } from "../mcp.ts";
-import { connectStdio, exists, PROJECT, runMcp, test, withServer } from "./_mcp_client.ts";
+import {
+  connectStdio,
+  exists,
+  PROJECT,
+  RAW_INITIALIZE,
+  runMcp,
+  test,
+  withServer,
+} from "./_mcp_client.ts";
 import { sandbox } from "./_sandbox.ts";
 
 // C13.1 — text only by default
@@ -347,16 +355,7 @@ test("C13.4: a line that is not JSON gets a parse error and the server keeps ser
         message: 'invalid request: not a JSON-RPC 2.0 message (an object with "jsonrpc": "2.0")',
       },
     });
-    await send(JSON.stringify({
-      jsonrpc: "2.0",
-      id: 1,
-      method: "initialize",
-      params: {
-        protocolVersion: "2025-06-18",
-        capabilities: {},
-        clientInfo: { name: "raw", version: "0" },
-      },
-    }));
+    await send(RAW_INITIALIZE);
     const init = await nextLine() as { id: number; result: { serverInfo: { name: string } } };
     assertEquals(init.id, 1);
     assertEquals(init.result.serverInfo.name, MCP_SERVER_NAME);

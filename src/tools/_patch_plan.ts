@@ -224,9 +224,7 @@ function entryOf(_env: ToolEnv, file: PatchFile) {
 
 /** Whether the entry `target` names is a symbolic link (its own type, not followed). */
 async function isLink(env: ToolEnv, target: FsTarget): Promise<boolean> {
-  const followed = await env.fs.resolve(target.path, { cwd: env.cwd, op: "patch" }).catch(
-    () => null,
-  );
+  const followed = await resolveIn(env, target.path, "patch").catch(() => null);
   if (followed?.realPath === target.realPath) return false; // absent, or not a link
   const entries = await env.fs.listTree(target, { signal: env.signal });
   return entries?.[0].type === "other";
