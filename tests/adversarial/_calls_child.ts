@@ -1,5 +1,5 @@
-// Child process of hardening_test.ts: runs tool calls over a root in one session, without the
-// read-before-write policy, and prints one JSON line: { pinned, results: [{ content, code }] }.
+// Child process of hardening_test.ts (and others): runs tool calls, any of the nine tools, over a
+// root in one session, without the read-before-write policy, and prints one JSON line: { pinned, results: [{ content, code }] }.
 //
 //   deno run <permissions> _calls_child.ts <root> '<[[tool, args], ...]>' ['<config>']
 //
@@ -14,6 +14,7 @@ const [root, calls, config] = Deno.args;
 const tools = createFsTools({
   fs: new LocalFileSystem({ roots: [root] }),
   policy: false,
+  tools: ["list", "read", "write", "edit", "glob", "grep", "move", "delete", "patch"],
   config: config ? JSON.parse(config) : undefined,
 });
 const results = [];

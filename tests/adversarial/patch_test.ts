@@ -3,7 +3,9 @@
 //   after every kill each file holds exactly its old or its new content;
 // - the patched file is swapped for a symlink to an outside file thousands of times a second
 //   while patches go through it: nothing outside changes, no outside content comes back.
-// Needs --allow-run (CI runs it with `deno test -A`); slow (TOOLFS_SLOW=1).
+// - `*** Delete File:` on links in and out (and through a directory link out) removes the link
+//   itself or refuses, in both check modes: nothing outside changes.
+// Needs --allow-run (CI runs it with `deno test -A`); the first two are slow (TOOLFS_SLOW=1).
 
 import assert from "node:assert/strict";
 import { join } from "node:path";
@@ -132,3 +134,52 @@ Deno.test({
     );
   },
 });
+
+for (
+  const mode of [
+    { name: "descriptor checks", permissions: (_: string) => ["--allow-all"] },
+    { name: "path checks", permissions: rootPermissions },
+  ]
+) {
+  const name =
+    `patch: Delete File on a link removes the link itself; nothing outside changes (${mode.name})`;
+  Deno.test({
+    name,
+    ignore: skipUnless(name, cannotRun()),
+    async fn() {
+      await using box = await adversarialSandbox({ "t.txt": "target\n" });
+      await Deno.symlink(join(box.root, "t.txt"), join(box.root, "in.lnk"));
+      await Deno.symlink(box.secret, join(box.root, "out.lnk"));
+      await Deno.symlink("../outside", join(box.root, "outdir"));
+      await Deno.symlink("../outside/secret.txt", join(box.root, "rel.lnk"));
+      const before = await outsideSnapshot(box);
+      const patch = (path: string) => ({
+        patch: `*** Begin Patch\n*** Delete File: ${path}\n*** End Patch`,
+      });
+      const calls: [string, Record<string, unknown>][] = [
+        ["patch", patch("in.lnk")],
+        ["patch", patch("out.lnk")],
+        ["patch", patch("rel.lnk")],
+        ["patch", patch("outdir/secret.txt")], // a file beyond a directory link out
+        ["patch", patch("outdir")],
+      ];
+      const { report } = await runChild<{ results: { content: string; code: string | null }[] }>(
+        "./_calls_child.ts",
+        [box.root, JSON.stringify(calls)],
+        { permissions: mode.permissions(box.base) },
+      );
+      assert.deepEqual(report.results.map((r) => [r.content, r.code]), [
+        ["Deleted in.lnk", null],
+        ["Deleted out.lnk", null],
+        ["Deleted rel.lnk", null],
+        ['Error: cannot patch "outdir/secret.txt": outside the permitted roots', "FS_OUTSIDE_ROOT"],
+        ["Deleted outdir", null],
+      ]);
+      assert.equal(await Deno.readTextFile(join(box.root, "t.txt")), "target\n");
+      for (const link of ["in.lnk", "out.lnk", "rel.lnk", "outdir"]) {
+        assert.equal(await Deno.lstat(join(box.root, link)).catch(() => null), null, link);
+      }
+      assert.deepEqual([...(await outsideSnapshot(box)).entries()], [...before.entries()]);
+    },
+  });
+}
