@@ -13,6 +13,7 @@ import { serveHttp } from "../../mcp.ts";
 import { serveBounded } from "../../src/mcp/bounded_serve.ts";
 import { PLAYGROUND_PERMISSIONS, startPlayground } from "../_playground_process.ts";
 import { sandbox } from "../_sandbox.ts";
+import { RAW_INITIALIZE } from "../_mcp_client.ts";
 import { figure, slowCase } from "./_harness.ts";
 
 const PROJECT = new URL("../../", import.meta.url).pathname;
@@ -56,20 +57,11 @@ function postInitialize(
   };
   if (token) headers.authorization = `Bearer ${token}`;
   if (session) headers["mcp-session-id"] = session;
-  const body = session ? { jsonrpc: "2.0", id: 2, method: "ping" } : {
-    jsonrpc: "2.0",
-    id: 1,
-    method: "initialize",
-    params: {
-      protocolVersion: "2025-06-18",
-      capabilities: {},
-      clientInfo: { name: "t", version: "0" },
-    },
-  };
+  const body = session ? JSON.stringify({ jsonrpc: "2.0", id: 2, method: "ping" }) : RAW_INITIALIZE;
   return fetch(`http://127.0.0.1:${port}/mcp`, {
     method: "POST",
     headers,
-    body: JSON.stringify(body),
+    body,
     signal,
   });
 }
