@@ -42,6 +42,16 @@ export function moveExistsMessage(source: string, destination: string): string {
 }
 
 /**
+ * `cannot move "<src>" to "<dst>": the destination is outside the permitted roots` (C15.2,
+ * `FS_OUTSIDE_ROOT`): the source is what moves, the destination is what is refused.
+ */
+export function moveOutsideMessage(source: string, destination: string): string {
+  return `cannot move ${quotePath(source)} to ${
+    quotePath(destination)
+  }: the destination is outside the permitted roots`;
+}
+
+/**
  * `cannot delete "<path>": it holds <n> files this session has not read` (C15.3,
  * `FS_NOT_OBSERVED`).
  *

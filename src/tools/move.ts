@@ -9,7 +9,12 @@ import { resolve } from "node:path";
 import { FsError } from "../fs_error.ts";
 import { displayPath } from "../provider/roots.ts";
 import { pathErrorMessage } from "../render/errors.ts";
-import { ENTRY_MESSAGES, moveExistsMessage, renderMove } from "../render/entry_render.ts";
+import {
+  ENTRY_MESSAGES,
+  moveExistsMessage,
+  moveOutsideMessage,
+  renderMove,
+} from "../render/entry_render.ts";
 import type { MoveValue } from "../types.ts";
 import { invalid, requireString } from "./_args.ts";
 import type { Tool, ToolEnv, ToolSuccess } from "./_context.ts";
@@ -49,7 +54,7 @@ async function run(
     const shown = [source.named.displayPath, displayPath(env.cwd, whole.path)] as const;
     throw new FsError("FS_EXISTS", { message: moveExistsMessage(...shown) });
   }
-  const destination = await destinationOf(env, destinationPath);
+  const destination = await destinationOf(env, destinationPath, source.named.displayPath);
   const [from, to] = [source.named.displayPath, destination.named.displayPath];
   return env.serialize(source.target.realPath, async () => {
     const entries = await env.fs.listTree(source.target, { signal });
@@ -79,15 +84,19 @@ async function run(
   });
 }
 
-/** The destination entry; a failure names the destination, not the source. */
-async function destinationOf(env: ToolEnv, given: string): Promise<Entry> {
+/**
+ * The destination entry; a failure names the destination, not the source, and one outside
+ * the roots names both (C15.2).
+ */
+async function destinationOf(env: ToolEnv, given: string, from: string): Promise<Entry> {
   try {
     return await resolveEntry(env, given, "move", false);
   } catch (error) {
     if (!(error instanceof FsError) || error.hasMessage || error.code === "FS_ABORTED") throw error;
-    const where = error.code === "FS_OUTSIDE_ROOT"
-      ? given
-      : displayPath(env.cwd, resolve(env.cwd, given));
+    if (error.code === "FS_OUTSIDE_ROOT") {
+      throw new FsError(error.code, { message: moveOutsideMessage(from, given), cause: error });
+    }
+    const where = displayPath(env.cwd, resolve(env.cwd, given));
     throw new FsError(error.code, {
       message: pathErrorMessage(error.code, "move", where, error.detail),
       cause: error,

@@ -101,7 +101,7 @@ forEachProvider("C15.2 a destination outside the roots or in a read-only root", 
   assert.deepEqual(
     await run(box, "move", { source_path: "a.txt", destination_path: "../out.txt" }),
     [
-      'Error: cannot move "../out.txt": outside the permitted roots',
+      'Error: cannot move "a.txt" to "../out.txt": the destination is outside the permitted roots',
       "FS_OUTSIDE_ROOT",
     ],
   );
