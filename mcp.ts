@@ -30,7 +30,7 @@
 
 import type { RootSpec } from "./mod.ts";
 import { LineTransport } from "./src/mcp/line_transport.ts";
-import { generateToken, isLoopback, parseListen } from "./src/mcp/http_guard.ts";
+import { generateToken, isLoopback, parseListen } from "./src/http/http_guard.ts";
 import { MCP_MAX_MESSAGE_BYTES } from "./src/render/mcp_render.ts";
 import type {
   McpHttpServing,

@@ -6,7 +6,7 @@
 import { deepStrictEqual as assertEquals } from "node:assert/strict";
 import { idOf, LineTransport } from "../src/mcp/line_transport.ts";
 import { rootsInForce } from "../src/mcp/roots.ts";
-import { guardRequest, isLoopback, parseListen } from "../src/mcp/http_guard.ts";
+import { guardRequest, isLoopback, parseListen } from "../src/http/http_guard.ts";
 import { messageTooLargeMessage, rootsInForceLine } from "../src/render/mcp_render.ts";
 
 /** Feeds `chunks` to a transport and collects what it delivers and answers. */

@@ -46,7 +46,7 @@ import type {
   TreeResponse,
   WireFormat,
 } from "./api_types.ts";
-import { guardFailure } from "../../src/mcp/http_guard.ts";
+import { guardFailure } from "../../src/http/http_guard.ts";
 import { countTokensBounded } from "./bounded_tokens.ts";
 import { buildTree } from "./tree.ts";
 import { type PlaygroundWorkspace, workspacePath } from "./workspace.ts";

@@ -15,7 +15,7 @@
  */
 
 import { parseArgs } from "node:util";
-import { serveBounded } from "../../src/mcp/bounded_serve.ts";
+import { serveBounded } from "../../src/http/bounded_serve.ts";
 import { createApp } from "./app.ts";
 import { DIST_DIR, ensureUiBuilt } from "./build_ui.ts";
 import { DEFAULT_TOKENIZERS, loadTokenizer } from "../../tokenizers/mod.ts";

@@ -9,8 +9,8 @@ import { WebStandardStreamableHTTPServerTransport } from "npm:@modelcontextproto
 import type { Server } from "npm:@modelcontextprotocol/server@2.4.0";
 import type { RootSpec } from "../provider/local/local_fs.ts";
 import { MCP_MAX_MESSAGE_BYTES } from "../render/mcp_render.ts";
-import { generateToken, guardRequest, isLoopback } from "./http_guard.ts";
-import { serveBounded } from "./bounded_serve.ts";
+import { generateToken, guardRequest, isLoopback } from "../http/http_guard.ts";
+import { serveBounded } from "../http/bounded_serve.ts";
 import type { McpHttpServing, ServeHttpOptions } from "./options.ts";
 import { sessionServer } from "./session.ts";
 import { message, Workspace } from "./workspace.ts";

@@ -10,7 +10,7 @@ import {
   ok as assert,
 } from "node:assert/strict";
 import { serveHttp } from "../../mcp.ts";
-import { serveBounded } from "../../src/mcp/bounded_serve.ts";
+import { serveBounded } from "../../src/http/bounded_serve.ts";
 import { PLAYGROUND_PERMISSIONS, startPlayground } from "../_playground_process.ts";
 import { sandbox } from "../_sandbox.ts";
 import { RAW_INITIALIZE } from "../_mcp_client.ts";

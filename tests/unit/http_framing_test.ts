@@ -2,7 +2,7 @@
 // Content-Length, chunked encoding fed in any pieces, or no body at all.
 
 import { deepEqual as assertEquals } from "node:assert/strict";
-import { bodyEnd, closeConnection, indexOfHeadEnd } from "../../src/mcp/_http_framing.ts";
+import { bodyEnd, closeConnection, indexOfHeadEnd } from "../../src/http/_http_framing.ts";
 
 const bytes = (text: string) => new TextEncoder().encode(text);
 

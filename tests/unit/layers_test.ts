@@ -21,6 +21,7 @@ const LAYERS = [
   "tools",
   "testing",
   "cli",
+  "http",
   "mcp",
 ];
 
