@@ -14,6 +14,7 @@
 // adversarial suites' `adversarialSandbox()` (tests/adversarial/_harness.ts) is a "local" sandbox
 // with secrets placed around the root; other helpers build on `sandbox` too, never beside it.
 
+import { deepEqual } from "node:assert/strict";
 import { posix } from "node:path";
 import {
   createFsTools,
@@ -183,4 +184,15 @@ export function forEachProvider(
 /** `[content, code]` of a result with the base made portable, to compare providers. */
 export function outcome(box: Sandbox, result: FsToolResult): [string, string | undefined] {
   return [box.portable(result.content), result.error?.code];
+}
+
+/** Runs `tool` in `box` and asserts its portable content and error code. */
+export async function expect(
+  box: Sandbox,
+  tool: string,
+  args: unknown,
+  content: string,
+  code?: string,
+): Promise<void> {
+  deepEqual(outcome(box, await box.run(tool, args)), [content, code]);
 }

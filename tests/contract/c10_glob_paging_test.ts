@@ -3,15 +3,11 @@
 
 import { deepEqual, equal } from "node:assert/strict";
 import { formatSize } from "../../src/render/glob_render.ts";
-import { forEachProvider, outcome, type Sandbox } from "../_sandbox.ts";
+import { expect, forEachProvider, outcome } from "../_sandbox.ts";
 
 function globText(path: string, lines: string[], footer: string): string {
   const body = lines.length ? lines.join("\n") + "\n" : "";
   return `<path>${path}</path>\n<type>glob</type>\n<content>\n${body}\n${footer}\n</content>`;
-}
-
-async function expect(box: Sandbox, args: unknown, content: string, code?: string) {
-  deepEqual(outcome(box, await box.run("glob", args)), [content, code]);
 }
 
 const SIZED = {
@@ -27,6 +23,7 @@ forEachProvider(
   async (box) => {
     await expect(
       box,
+      "glob",
       { pattern: "**/*", sort: "size" },
       globText(".", [
         "big.lock (258.1 KiB)",
@@ -78,6 +75,7 @@ forEachProvider(
     // Everything from offset 1 fits: the plain footer.
     await expect(
       box,
+      "glob",
       { pattern: "*.txt", offset: 1 },
       globText(".", [
         "mid/mid.txt",
@@ -88,17 +86,24 @@ forEachProvider(
     // Past the last file.
     await expect(
       box,
+      "glob",
       { pattern: "**/*", offset: 5 },
       'Error: offset 5 is out of range (4 files match "**/*")',
       "FS_OFFSET_OUT_OF_RANGE",
     );
     await expect(
       box,
+      "glob",
       { pattern: "*.py", offset: 2 },
       'Error: offset 2 is out of range (0 files match "*.py")',
       "FS_OFFSET_OUT_OF_RANGE",
     );
-    await expect(box, { pattern: "*.py", offset: 1 }, globText(".", [], '(No files match "*.py")'));
+    await expect(
+      box,
+      "glob",
+      { pattern: "*.py", offset: 1 },
+      globText(".", [], '(No files match "*.py")'),
+    );
   },
 );
 
@@ -109,6 +114,7 @@ forEachProvider("C10: glob sort modified lists the newest first", {}, async (box
   }
   await expect(
     box,
+    "glob",
     { pattern: "*.txt", sort: "modified" },
     globText(".", ["new.txt", "mid.txt", "old.txt"], '(3 files match "*.txt")'),
   );
@@ -134,11 +140,13 @@ forEachProvider(
   async (box) => {
     await expect(
       box,
+      "glob",
       { pattern: ["*.ts", "!*.test.ts"] },
       globText(".", ["b.ts", "src/a.ts"], '(2 files match ["*.ts","!*.test.ts"])'),
     );
     await expect(
       box,
+      "glob",
       { pattern: ["*.md", "src/**/*.ts", "!src/d/**"] },
       globText(
         ".",
@@ -150,12 +158,14 @@ forEachProvider(
     deepEqual(value.pattern, ["*.md"]);
     await expect(
       box,
+      "glob",
       { pattern: ["!*.test.ts"] },
       'Error: pattern needs at least one pattern without "!"',
       "FS_INVALID_ARGUMENT",
     );
     await expect(
       box,
+      "glob",
       { pattern: "!*.ts" },
       'Error: pattern needs at least one pattern without "!"',
       "FS_INVALID_ARGUMENT",
@@ -169,11 +179,13 @@ forEachProvider(
   async (box) => {
     await expect(
       box,
+      "glob",
       { pattern: "/src/*.ts" },
       globText(".", ["src/a.test.ts", "src/a.ts"], '(2 files match "/src/*.ts")'),
     );
     await expect(
       box,
+      "glob",
       { pattern: "/*.ts", path: "src" },
       globText("src", ["src/a.test.ts", "src/a.ts"], '(2 files match "/*.ts")'),
     );
@@ -197,7 +209,7 @@ forEachProvider("C10: glob validation — pattern lists, sort, offset, in order"
     [{ pattern: "!*", offset: 0 }, "offset must be a positive integer"],
   ];
   for (const [args, message] of cases) {
-    await expect(box, args, `Error: ${message}`, "FS_INVALID_ARGUMENT");
+    await expect(box, "glob", args, `Error: ${message}`, "FS_INVALID_ARGUMENT");
   }
   equal((await box.run("glob", { pattern: "*", sort: null, offset: null })).isError, false);
   equal((await box.run("glob", { pattern: Array(20).fill("*.ts") })).isError, false);

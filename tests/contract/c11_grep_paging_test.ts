@@ -3,15 +3,11 @@
 // exclusions and a leading `/` in grep's `glob`. On both providers.
 
 import { deepEqual } from "node:assert/strict";
-import { forEachProvider, outcome, type Sandbox } from "../_sandbox.ts";
+import { expect, forEachProvider, outcome } from "../_sandbox.ts";
 
 function grepText(path: string, lines: string[], footer: string): string {
   const body = lines.length ? lines.join("\n") + "\n" : "";
   return `<path>${path}</path>\n<type>grep</type>\n<content>\n${body}\n${footer}\n</content>`;
-}
-
-async function expect(box: Sandbox, args: unknown, content: string, code?: string) {
-  deepEqual(outcome(box, await box.run("grep", args)), [content, code]);
 }
 
 const TREE = {
@@ -29,6 +25,7 @@ forEachProvider(
   async (box) => {
     await expect(
       box,
+      "grep",
       { pattern: "404", glob: ["*.ts", "!*.test.ts"] },
       grepText(
         ".",
@@ -39,11 +36,13 @@ forEachProvider(
     // Only exclusions: every other file is taken (the binary one is skipped, not counted).
     await expect(
       box,
+      "grep",
       { pattern: "404", glob: "!*.test.ts", output_mode: "files_with_matches" },
       grepText(".", ["docs/c.md", "src/a.ts"], '(2 files match "404"; 3 files searched)'),
     );
     await expect(
       box,
+      "grep",
       { pattern: "404", glob: ["*.md", "*.ts"], output_mode: "count" },
       grepText(
         ".",
@@ -54,11 +53,13 @@ forEachProvider(
     // A leading / is the search directory.
     await expect(
       box,
+      "grep",
       { pattern: "404", glob: "/src/*.ts", output_mode: "files_with_matches" },
       grepText(".", ["src/a.test.ts", "src/a.ts"], '(2 files match "404"; 3 files searched)'),
     );
     await expect(
       box,
+      "grep",
       { pattern: "nothing", glob: "*.ts" },
       grepText(".", [], '(No matches for "nothing"; 3 files searched)'),
     );
@@ -70,20 +71,22 @@ forEachProvider(
   TREE,
   async (box) => {
     const none = '(No matches for "404"; no files were searched, so check path and glob)';
-    await expect(box, { pattern: "404", glob: "*.py" }, grepText(".", [], none));
-    await expect(box, { pattern: "404", glob: ["*.py", "!*.ts"] }, grepText(".", [], none));
+    await expect(box, "grep", { pattern: "404", glob: "*.py" }, grepText(".", [], none));
+    await expect(box, "grep", { pattern: "404", glob: ["*.py", "!*.ts"] }, grepText(".", [], none));
     await expect(
       box,
+      "grep",
       { pattern: "404", glob: "*.py", output_mode: "count" },
       grepText(".", [], none),
     );
     await expect(
       box,
+      "grep",
       { pattern: "404", path: "src/a.ts", glob: "*.md" },
       grepText("src/a.ts", [], none),
     );
     await box.write("empty/.only-hidden", "404\n");
-    await expect(box, { pattern: "404", path: "empty" }, grepText("empty", [], none));
+    await expect(box, "grep", { pattern: "404", path: "empty" }, grepText("empty", [], none));
   },
 );
 
@@ -178,11 +181,13 @@ forEachProvider(
     // Offset 1 with everything shown: the plain footers, singular forms included.
     await expect(
       box,
+      "grep",
       { pattern: "hit 3", output_mode: "count" },
       grepText(".", ["b.txt: 1"], "(1 matching line in 1 file; 4 files searched)"),
     );
     await expect(
       box,
+      "grep",
       { pattern: "hit 3", path: "b.txt", output_mode: "files_with_matches" },
       grepText("b.txt", ["b.txt"], '(1 file matches "hit 3"; 1 file searched)'),
     );
@@ -207,11 +212,12 @@ forEachProvider(
       ["a(b", "Error: invalid pattern: error parsing regexp: missing closing ): `a(b`"],
     ];
     for (const [pattern, content] of cases) {
-      await expect(box, { pattern }, content, "FS_INVALID_ARGUMENT");
+      await expect(box, "grep", { pattern }, content, "FS_INVALID_ARGUMENT");
     }
     // Escaped, the same characters are literal and fine.
     await expect(
       box,
+      "grep",
       { pattern: "\\(\\?=[{2000}]" },
       grepText(
         ".",

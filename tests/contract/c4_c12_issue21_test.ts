@@ -3,11 +3,7 @@
 // missing directories; C12.12 the empty old_string message.
 
 import { deepEqual, equal } from "node:assert/strict";
-import { forEachProvider, outcome, type Sandbox } from "../_sandbox.ts";
-
-async function expect(box: Sandbox, tool: string, args: unknown, content: string, code?: string) {
-  deepEqual(outcome(box, await box.run(tool, args)), [content, code]);
-}
+import { expect, forEachProvider, outcome } from "../_sandbox.ts";
 
 const lines = (n: number) => Array.from({ length: n }, (_, i) => `line ${i + 1}`).join("\n") + "\n";
 
