@@ -28,6 +28,8 @@ export const ENTRY_REASONS = {
   root: "it is a root",
   /** A directory cannot move into itself (C15.2). */
   intoItself: "a directory cannot move into itself",
+  /** A directory never moves across file systems (C15.2); the tool names both paths. */
+  acrossFileSystems: "they are on different file systems; move the files one by one",
 } as const;
 
 /**
@@ -49,6 +51,20 @@ export function moveOutsideMessage(source: string, destination: string): string 
   return `cannot move ${quotePath(source)} to ${
     quotePath(destination)
   }: the destination is outside the permitted roots`;
+}
+
+/**
+ * `cannot move "<src>" to "<dst>": they are on different file systems; move the files one by
+ * one` (C15.2, `FS_INVALID_ARGUMENT`): a directory never moves across file systems.
+ *
+ * @param source The source's display path.
+ * @param destination The destination's display path.
+ * @returns The message.
+ */
+export function moveAcrossMessage(source: string, destination: string): string {
+  return `cannot move ${quotePath(source)} to ${
+    quotePath(destination)
+  }: ${ENTRY_REASONS.acrossFileSystems}`;
 }
 
 /**

@@ -11,6 +11,8 @@ import { displayPath } from "../provider/roots.ts";
 import { pathErrorMessage } from "../render/errors.ts";
 import {
   ENTRY_MESSAGES,
+  ENTRY_REASONS,
+  moveAcrossMessage,
   moveExistsMessage,
   moveOutsideMessage,
   renderMove,
@@ -71,9 +73,12 @@ async function run(
     });
     const moved = await env.fs.moveEntry(source.target, destination.target, { signal })
       .catch((error) => {
-        if (!(error instanceof FsError) || error.code !== "FS_EXISTS" || error.hasMessage) {
-          throw error;
+        if (!(error instanceof FsError) || error.hasMessage) throw error;
+        if (error.detail === ENTRY_REASONS.acrossFileSystems) {
+          const message = moveAcrossMessage(from, to);
+          throw new FsError("FS_INVALID_ARGUMENT", { message, cause: error });
         }
+        if (error.code !== "FS_EXISTS") throw error;
         throw new FsError("FS_EXISTS", { message: moveExistsMessage(from, to), cause: error });
       });
     env.emit("move", destination.target, "", source.target);

@@ -6,8 +6,10 @@
 // it replace anything), and the source name is then unlinked; a regular file is held under its
 // lock meanwhile, so no `write` or `edit` commits to the old name in between. A directory
 // moves by one rename onto an empty directory this call has just created exclusively (a rename
-// may replace an empty directory, never a non-empty one or a file). Across file systems
-// (EXDEV) the entry is copied, and the source removed only once the copy is complete.
+// may replace an empty directory, never a non-empty one or a file). A directory never moves
+// across file systems (a tree copied by path could be steered outside the roots); a file may
+// (EXDEV): copied from a verified descriptor into one created exclusively, its times set through
+// that descriptor, and the source removed only once the copy is complete.
 
 import { basename } from "node:path";
 import { FsError } from "../../fs_error.ts";
@@ -55,7 +57,7 @@ export async function moveIn(
   }
   if (await lstatOrNull(dst)) throw new FsError("FS_EXISTS");
   signal?.throwIfAborted(); // the commit point: nothing has changed before it
-  if (type === "directory") await moveDirectory(c, src, dst);
+  if (type === "directory") await moveDirectory(src, dst);
   else if (type === "file") await moveFile(c, src, dst, signal);
   else await moveOther(src, dst);
   return { type };
@@ -102,8 +104,8 @@ async function moveOther(src: string, dst: string): Promise<void> {
   if (sameFile(await lstatOrNull(src), info)) await Deno.remove(src);
 }
 
-/** A directory: renamed onto an empty directory made for it; copied across file systems. */
-async function moveDirectory(c: Containment, src: string, dst: string): Promise<void> {
+/** A directory: renamed onto an empty directory made for it; never across file systems. */
+async function moveDirectory(src: string, dst: string): Promise<void> {
   try {
     await Deno.mkdir(dst);
   } catch (error) {
@@ -114,51 +116,25 @@ async function moveDirectory(c: Containment, src: string, dst: string): Promise<
   try {
     await Deno.rename(src, dst);
   } catch (error) {
-    if (!crossDevice(error)) {
-      if (sameFile(await lstatOrNull(dst), made)) await Deno.remove(dst).catch(() => {});
-      throw /os error 39\b|not empty/i.test(String((error as Error)?.message))
-        ? new FsError("FS_EXISTS")
-        : error;
+    if (sameFile(await lstatOrNull(dst), made)) await Deno.remove(dst).catch(() => {});
+    if (crossDevice(error)) {
+      throw new FsError("FS_INVALID_ARGUMENT", { detail: ENTRY_REASONS.acrossFileSystems });
     }
-    try {
-      await copyTreeInto(c, src, dst);
-    } catch (copyError) {
-      await Deno.remove(dst, { recursive: true }).catch(() => {});
-      throw copyError;
-    }
-    await Deno.remove(src, { recursive: true });
-  }
-}
-
-/** Copies the tree at `src` into the existing empty directory `dst` (links copied as links). */
-async function copyTreeInto(c: Containment, src: string, dst: string): Promise<void> {
-  for await (const entry of Deno.readDir(src)) {
-    const from = `${src}/${entry.name}`;
-    const to = `${dst}/${entry.name}`;
-    const info = await Deno.lstat(from);
-    if (info.isDirectory) {
-      await Deno.mkdir(to);
-      await copyTreeInto(c, from, to);
-    } else if (info.isSymlink) {
-      await Deno.symlink(await Deno.readLink(from), to);
-    } else if (info.isFile) {
-      await copyFileAcross(c, from, to, info, false);
-    } else {
-      throw new FsError("FS_NOT_REGULAR_FILE");
-    }
+    throw /os error 39\b|not empty/i.test(String((error as Error)?.message))
+      ? new FsError("FS_EXISTS")
+      : error;
   }
 }
 
 /**
  * Copies a regular file to another file system: the content read from a verified descriptor
- * into a new file, flushed, then the source unlinked (when `removeSource`) only after that.
+ * into a new file, flushed, then the source unlinked only after that.
  */
 async function copyFileAcross(
   c: Containment,
   src: string,
   dst: string,
   info: Deno.FileInfo,
-  removeSource = true,
 ): Promise<void> {
   const input = await openVerified(c, src);
   try {
@@ -177,10 +153,10 @@ async function copyFileAcross(
       await Deno.remove(dst).catch(() => {});
       throw error;
     }
+    if (info.mtime) await output.utime(info.atime ?? info.mtime, info.mtime).catch(() => {});
     closeQuietly(output);
-    if (info.mtime) await Deno.utime(dst, info.atime ?? info.mtime, info.mtime).catch(() => {});
   } finally {
     closeQuietly(input);
   }
-  if (removeSource && sameFile(await lstatOrNull(src), info)) await Deno.remove(src);
+  if (sameFile(await lstatOrNull(src), info)) await Deno.remove(src);
 }
