@@ -6,6 +6,7 @@
 
 import type { JSX } from "preact";
 import type { ToolDefinition } from "./api.ts";
+import { takesString, typeLabel } from "./schema_type.ts";
 
 /** Props of {@linkcode ArgForm}. */
 export interface ArgFormProps {
@@ -18,7 +19,9 @@ export interface ArgFormProps {
 }
 
 interface Property {
-  type?: string;
+  type?: string | string[];
+  items?: { type?: string };
+  anyOf?: { type?: string; items?: { type?: string } }[];
   enum?: unknown[];
   description?: string;
   default?: unknown;
@@ -194,13 +197,13 @@ export function ArgForm(props: ArgFormProps): JSX.Element {
       }
       return (
         <div
-          class={property.type === "string" ? "field wide" : "field"}
+          class={takesString(property) ? "field wide" : "field"}
           key={`${definition.name}.${name}`}
         >
           <label for={id}>
             <code>{name}</code>
             {isRequired ? <span class="req" title="required">*</span> : null}
-            <span class="type">{property.type}</span>
+            <span class="type">{typeLabel(property)}</span>
           </label>
           {input}
           {hint ? <div class="hint">{hint}</div> : null}
