@@ -26,6 +26,10 @@ export const ENTRY_MESSAGES = {
 export const ENTRY_REASONS = {
   /** A root can never be moved or deleted (C15.2, C15.3). */
   root: "it is a root",
+  /**
+   * An entry that holds a root moves or goes only with that root named by itself (C15.2, C15.3).
+   */
+  holdsRoot: (root: string): string => `it holds the root ${quotePath(root)}`,
   /** A directory cannot move into itself (C15.2). */
   intoItself: "a directory cannot move into itself",
   /** A directory never moves across file systems (C15.2); the tool names both paths. */

@@ -21,7 +21,8 @@ export interface Entry {
  * Resolves the entry `given` names for `op`: its parent's real path plus its own name, so a link
  * is the link itself (C15.2, C15.3). Containment is decided on the parent's real path (C3.2),
  * whose root must be writable (C3.3). With `refuseRoot`, a root (named directly or through
- * links) is refused with `it is a root`.
+ * links) is refused with `it is a root`, and so is an entry holding a root (a nested root,
+ * read-only or not, never moves or goes inside an ancestor): `it holds the root "<root>"`.
  */
 export async function resolveEntry(
   env: ToolEnv,
@@ -41,6 +42,12 @@ export async function resolveEntry(
   if (!parent.root.writable) throw new FsError("FS_READ_ONLY");
   const name = basename(path);
   const realPath = parent.realPath === "/" ? `/${name}` : `${parent.realPath}/${name}`;
+  if (refuseRoot) {
+    const held = env.fs.roots.find((root) => root.path.startsWith(`${realPath}/`));
+    if (held) {
+      throw new FsError("FS_INVALID_ARGUMENT", { detail: ENTRY_REASONS.holdsRoot(held.path) });
+    }
+  }
   return {
     target: { path, realPath, root: parent.root },
     named: { path, realPath, displayPath: displayPath(cwd, path) },

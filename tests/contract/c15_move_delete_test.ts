@@ -443,3 +443,34 @@ forEachProvider(
   },
   WITH,
 );
+
+forEachProvider(
+  "C15.2/C15.3 an entry that holds a root (read-only or not) neither moves nor goes",
+  {
+    "a/b/vendor/v.txt": "v\n",
+    "a/b/x.txt": "x\n",
+  },
+  async (box) => {
+    await box.run("read", { file_path: "a/b/x.txt" });
+    await box.run("read", { file_path: "a/b/vendor/v.txt" });
+    const root = box.path("a/b/vendor");
+    assert.deepEqual(await run(box, "move", { source_path: "a", destination_path: "z" }), [
+      `Error: cannot move "a": it holds the root "${box.portable(root)}"`,
+      "FS_INVALID_ARGUMENT",
+    ]);
+    assert.deepEqual(await run(box, "move", { source_path: "a/b", destination_path: "z" }), [
+      `Error: cannot move "a/b": it holds the root "${box.portable(root)}"`,
+      "FS_INVALID_ARGUMENT",
+    ]);
+    assert.deepEqual(await run(box, "delete", { path: "a", recursive: true }), [
+      `Error: cannot delete "a": it holds the root "${box.portable(root)}"`,
+      "FS_INVALID_ARGUMENT",
+    ]);
+    assert.equal(await box.read("a/b/vendor/v.txt"), "v\n");
+    assert.equal(await box.read("a/b/x.txt"), "x\n");
+    assert.equal(await box.read("z/b/x.txt"), null);
+    const moved = await box.run("move", { source_path: "a/b/x.txt", destination_path: "y.txt" });
+    assert.equal(moved.content, "Moved a/b/x.txt to y.txt");
+  },
+  { ...WITH, roots: [{ name: "root/a/b/vendor", write: false }] },
+);
