@@ -1,6 +1,6 @@
 // The HTTP/1.1 request framing `serveBounded` needs to bound a request without parsing it for
 // the handler: where the head ends, how long the body is (Content-Length or chunked), and the
-// head rewritten to `Connection: close`. Private to src/mcp.
+// head rewritten to `Connection: close`. Private to src/http.
 
 const HEAD_END = [13, 10, 13, 10];
 const CR = 13;

@@ -1,7 +1,7 @@
 // The bytes between a client and the inner server of `serveBounded`: the request head read
 // whole, the body passed on until it is complete, the response passed back; each step noted in
 // the connection's slot, which `serveBounded` checks for its deadlines and its evictions.
-// Private to src/mcp.
+// Private to src/http.
 
 import { type BodyEnd, indexOfHeadEnd } from "./_http_framing.ts";
 
@@ -17,6 +17,8 @@ export interface Slot {
   phase: "head" | "body" | "response";
   /** When the write of response bytes now pending began; `null`: none pending. */
   writing: number | null;
+  /** Whether a response byte has come from the inner server (unset: not yet). */
+  answered?: boolean;
 }
 
 /** The response, from the inner server to the client; a pending write is timed in `slot`. */
@@ -25,6 +27,7 @@ export async function pumpDown(up: Deno.Conn, slot: Slot): Promise<void> {
   for (;;) {
     const n = await up.read(buffer);
     if (n === null) return;
+    slot.answered = true;
     slot.writing = Date.now();
     await writeAll(slot.conn, buffer.subarray(0, n));
     slot.writing = null;
@@ -59,9 +62,16 @@ export async function pumpUp(
   }
 }
 
+/** The answer to a request head with a bare `\n` line ending. */
+const BAD_REQUEST = new TextEncoder().encode(
+  "HTTP/1.1 400 Bad Request\r\nContent-Length: 0\r\nConnection: close\r\n\r\n",
+);
+
 /**
  * The request head (through the blank line) and the bytes read past it, or `null` when the
- * peer closed, was closed for being too slow or sent a head over 64 KiB.
+ * peer closed, was closed for being too slow or sent a head over 64 KiB, or a line of the head
+ * ends in a bare `\n` (answered 400 here: the relay frames by CRLF, and the inner server must
+ * never see a head that ends elsewhere).
  */
 export async function readHead(slot: Slot): Promise<{ head: Uint8Array; rest: Uint8Array } | null> {
   try {
@@ -77,12 +87,24 @@ export async function readHead(slot: Slot): Promise<{ head: Uint8Array; rest: Ui
       const from = Math.max(0, buffer.length - 3);
       buffer = joined;
       const end = indexOfHeadEnd(buffer, from);
+      if (hasBareLf(buffer, Math.max(0, from - 1), end >= 0 ? end : buffer.length)) {
+        await writeAll(slot.conn, BAD_REQUEST).catch(() => {});
+        return null;
+      }
       if (end >= 0) return { head: buffer.subarray(0, end), rest: buffer.subarray(end) };
       if (buffer.length > MAX_HEAD_BYTES) return null;
     }
   } catch {
     return null;
   }
+}
+
+/** Whether a `\n` not preceded by `\r` lies in `bytes[from, to)`. */
+function hasBareLf(bytes: Uint8Array, from: number, to: number): boolean {
+  for (let i = from; i < to; i++) {
+    if (bytes[i] === 10 && (i === 0 || bytes[i - 1] !== 13)) return true;
+  }
+  return false;
 }
 
 /** Writes all of `bytes` to `conn`. */

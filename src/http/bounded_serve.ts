@@ -8,7 +8,10 @@
  * - keeps at most `maxConnections` connections open;
  * - closes a connection whose request head has not fully arrived within `headerTimeoutMs` (or is
  *   larger than 64 KiB), whose head and body together have not within `requestTimeoutMs`, or
- *   whose client has not taken a byte of the response for `requestTimeoutMs`;
+ *   whose client has not taken a byte of the response for `requestTimeoutMs`, or that has had
+ *   no response byte from the handler within `requestTimeoutMs` of opening;
+ * - answers a request head with a bare `\n` line ending with 400 and closes it (the relay
+ *   frames by CRLF; the inner server must never see a different head end);
  * - when full, makes room for a new connection by closing the one that is slowest: among those
  *   open for a second or more that are still sending their request, the fewest bytes a second
  *   since they opened (the oldest on a tie), or else one whose client has not taken the response
@@ -138,7 +141,8 @@ export async function serveBounded(
       if (
         (slot.phase === "head" && age > headerTimeoutMs) ||
         (slot.phase !== "response" && age > requestTimeoutMs) ||
-        (slot.writing !== null && now - slot.writing > requestTimeoutMs)
+        (slot.writing !== null && now - slot.writing > requestTimeoutMs) ||
+        (!slot.answered && age > requestTimeoutMs)
       ) drop(slot);
     }
     for (const [conn, since] of waiting) {

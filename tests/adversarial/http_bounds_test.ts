@@ -375,3 +375,80 @@ Deno.test({
     }
   },
 });
+
+/** Sends `bytes` on a fresh connection; what comes back until the server closes (10 s at most). */
+async function exchange(port: number, bytes: string): Promise<string> {
+  const conn = await Deno.connect({ hostname: "127.0.0.1", port });
+  const timer = setTimeout(() => conn.close(), 10_000);
+  try {
+    await conn.write(new TextEncoder().encode(bytes)).catch(() => {});
+    const chunks: Uint8Array[] = [];
+    const buffer = new Uint8Array(16 * 1024);
+    for (;;) {
+      const n = await conn.read(buffer).catch(() => null);
+      if (n === null) break;
+      chunks.push(buffer.slice(0, n));
+    }
+    return new TextDecoder().decode(
+      chunks.reduce((a, b) => new Uint8Array([...a, ...b]), new Uint8Array()),
+    );
+  } finally {
+    clearTimeout(timer);
+    try {
+      conn.close();
+    } catch {
+      // closed by the timer
+    }
+  }
+}
+
+Deno.test({
+  name: "issue 30.6: a head with bare \\n line endings gets 400 and never reaches the handler",
+  ignore: netAndRun,
+  async fn() {
+    let calls = 0;
+    const server = await serveBounded({ hostname: "127.0.0.1", port: 0 }, () => {
+      calls++;
+      return new Response("ok");
+    });
+    try {
+      const pipelined = "GET /a HTTP/1.1\nHost: 127.0.0.1\n\n".repeat(20) +
+        "GET /b HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n";
+      const answer = await exchange(server.addr.port, pipelined);
+      assert(answer.startsWith("HTTP/1.1 400"), `answered ${JSON.stringify(answer.slice(0, 40))}`);
+      assertEquals(calls, 0);
+      const mixed = await exchange(server.addr.port, "GET / HTTP/1.1\r\nHost: x\n\r\n");
+      assert(mixed.startsWith("HTTP/1.1 400"), `answered ${JSON.stringify(mixed.slice(0, 40))}`);
+      assertEquals(calls, 0);
+      // A CRLF request still passes, one a connection.
+      const fine = await exchange(server.addr.port, "GET / HTTP/1.1\r\nHost: x\r\n\r\n");
+      assert(fine.startsWith("HTTP/1.1 200"), `answered ${JSON.stringify(fine.slice(0, 40))}`);
+      assertEquals(calls, 1);
+    } finally {
+      await server.shutdown();
+    }
+  },
+});
+
+Deno.test({
+  name: "issue 30.6: a connection with no response byte is closed at the request deadline",
+  ignore: netAndRun,
+  async fn() {
+    const never = Promise.withResolvers<Response>();
+    const server = await serveBounded(
+      { hostname: "127.0.0.1", port: 0, requestTimeoutMs: 1_000 },
+      () => never.promise,
+    );
+    try {
+      const conn = await Deno.connect({ hostname: "127.0.0.1", port: server.addr.port });
+      await conn.write(new TextEncoder().encode("GET / HTTP/1.1\r\nHost: x\r\n\r\n"));
+      const closed = await closedWithin(conn, 8_000);
+      conn.close();
+      assert(closed, "a connection whose response never began held its slot for 8 s");
+      assertEquals(server.connections, 0);
+    } finally {
+      never.resolve(new Response("late"));
+      await server.shutdown();
+    }
+  },
+});
