@@ -117,8 +117,8 @@ export async function serveBounded(
   } catch (error) {
     if (!isPermission(error)) throw error;
     log(
-      "serving without connection bounds: grant write access to the temporary directory or " +
-        "--allow-net=127.0.0.1 (any port) for them",
+      "serving without connection bounds: grant --allow-net=127.0.0.1 (any port), or write " +
+        "access to the temporary directory and --allow-net (a Unix socket), for them",
     );
     return serveDirect(options, handler);
   }
@@ -295,6 +295,9 @@ class InnerServer {
       }, this.#handler);
       this.#addr = { path };
     } catch (error) {
+      // No Unix socket (Deno asks --allow-net for one too): its directory goes at once.
+      if (this.#dir) await Deno.remove(this.#dir, { recursive: true }).catch(() => {});
+      this.#dir = undefined;
       if (isPermission(error)) {
         const { promise, resolve } = Promise.withResolvers<number>();
         server = Deno.serve({

@@ -452,3 +452,52 @@ Deno.test({
     }
   },
 });
+
+Deno.test({
+  name: "issue 30.13: no toolfs-http-* directory is left behind, with or without a Unix socket",
+  ignore: netAndRun,
+  async fn() {
+    const tmp = await Deno.makeTempDir({ prefix: "toolfs-tmpdir-" });
+    const scripts = await Deno.makeTempDir({ prefix: "toolfs-script-" });
+    const script = `${scripts}/serve.ts`;
+    await Deno.writeTextFile(
+      script,
+      `import { serveBounded } from ${
+        JSON.stringify(new URL("../../src/http/bounded_serve.ts", import.meta.url).href)
+      };
+const server = await serveBounded({ hostname: "127.0.0.1", port: 0 }, () => new Response("ok"));
+const answer = await (await fetch("http://127.0.0.1:" + server.addr.port + "/")).text();
+const during = [...Deno.readDirSync(Deno.env.get("TMPDIR")!)].map((e) => e.name);
+await server.shutdown();
+const after = [...Deno.readDirSync(Deno.env.get("TMPDIR")!)].map((e) => e.name);
+console.log(JSON.stringify({ answer, during, after }));`,
+    );
+    try {
+      // --allow-net=127.0.0.1: a loopback inner port, so no socket directory may stay;
+      // --allow-net: a Unix socket, its directory gone once the server stops.
+      for (const [net, during] of [["--allow-net=127.0.0.1", 0], ["--allow-net", 1]] as const) {
+        const { stdout, stderr } = await new Deno.Command(Deno.execPath(), {
+          args: [
+            "run",
+            "--no-prompt",
+            `--allow-read=${PROJECT},${tmp},${scripts}`,
+            `--allow-write=${tmp}`,
+            "--allow-env=TMPDIR",
+            net,
+            script,
+          ],
+          env: { TMPDIR: tmp },
+        }).output();
+        const line = new TextDecoder().decode(stdout).trim();
+        assert(line, new TextDecoder().decode(stderr));
+        const seen = JSON.parse(line);
+        assertEquals(seen.answer, "ok");
+        assertEquals(seen.during.length, during, `${net}: ${seen.during}`);
+        assertEquals(seen.after, [], `${net}: left behind`);
+      }
+    } finally {
+      await Deno.remove(tmp, { recursive: true });
+      await Deno.remove(scripts, { recursive: true });
+    }
+  },
+});
