@@ -70,6 +70,14 @@ export interface FsToolsConfig {
    * @default {20971520}
    */
   readMaxDocumentBytes: number;
+  /**
+   * Whether `read` and `edit` give details beyond the design notes' texts (C4.2a): the byte cap
+   * and total in a capped footer, `1 line`, `; no newline at end of file`, and the count of a
+   * `replace_all` edit. Turn it on for hosts whose model rebuilds files exactly or reasons about
+   * the cap; `false` keeps the notes' texts byte for byte.
+   * @default {false}
+   */
+  detailedFooters: boolean;
 }
 
 /** The defaults of {@linkcode FsToolsConfig}. */
@@ -86,10 +94,11 @@ export const DEFAULT_CONFIG: Readonly<FsToolsConfig> = Object.freeze({
   readImages: true,
   readMaxImageBytes: 5 * 1024 * 1024,
   readMaxDocumentBytes: 20 * 1024 * 1024,
+  detailedFooters: false,
 });
 
 /** Keys whose value is a boolean; every other key is a whole number. */
-const BOOLEAN_KEYS: ReadonlySet<string> = new Set(["readImages"]);
+const BOOLEAN_KEYS: ReadonlySet<string> = new Set(["readImages", "detailedFooters"]);
 
 /** Keys whose value may be 0; every other key is at least 1. */
 const ZERO_ALLOWED: ReadonlySet<string> = new Set(["readStreamMinSize", "editSnippet"]);

@@ -82,9 +82,34 @@ Deno.test("cli edit with --no-policy prints the edit text; --replace_all alone m
   assertEquals(got.status, 0);
   assertEquals(
     got.stdout,
-    "The file a.txt has been updated. All 2 occurrences were successfully replaced.",
+    "The file a.txt has been updated. All occurrences were successfully replaced.",
   );
   assertEquals(await Deno.readTextFile(join(root, "a.txt")), "y y\n");
+});
+
+Deno.test("C4.2a cli --config passes detailedFooters through to read and edit", async () => {
+  await using box = await sandbox("local", { "a.txt": "x x" });
+  const { root } = box;
+  const config = ["--config", '{"detailedFooters":true}'];
+  const read = await cli(root, [...config, "read", "a.txt"]);
+  assertEquals(read.status, 0);
+  assertEquals(
+    read.stdout.split("\n").at(-2),
+    "(End of file - total 1 line; no newline at end of file)",
+  );
+  const edit = await cli(root, [
+    ...config,
+    "--no-policy",
+    "edit",
+    "a.txt",
+    "x",
+    "y",
+    "--replace_all",
+  ]);
+  assertEquals(
+    edit.stdout,
+    "The file a.txt has been updated. All 2 occurrences were successfully replaced.",
+  );
 });
 
 Deno.test("cli --no-policy after the tool name is never an option: a value, or a usage error (issue 19)", async () => {

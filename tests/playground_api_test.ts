@@ -136,7 +136,7 @@ Deno.test("playground workspace gains the generated cases at start-up", async ()
   const wide = await run(t.app, "read", { file_path: GENERATED.wideLines });
   assertMatch(
     wide.content,
-    /^\(Output capped at 51200 bytes\. Showing lines 1-\d+ of 1000\. Use offset=\d+ to continue\.\)$/m,
+    /^\(Output capped\. Showing lines 1-\d+\. Use offset=\d+ to continue\.\)$/m,
   );
   const binary = await run(t.app, "read", { file_path: GENERATED.binary });
   assertEquals(binary.error?.code, "FS_BINARY");

@@ -32,9 +32,11 @@ export interface ConfigPanelProps {
  */
 export function ConfigPanel(props: ConfigPanelProps): JSX.Element {
   const { defaults, bounds, overrides, onChange, policy, onPolicy } = props;
-  // The number caps; a boolean key (readImages) keeps its default here.
+  // The number caps as inputs; the boolean keys (readImages, detailedFooters) as checkboxes.
   const keys = Object.keys(defaults).filter((key) => typeof defaults[key] === "number");
-  const changed = keys.filter((k) => overrides[k] !== undefined).length + (policy ? 0 : 1);
+  const flags = Object.keys(defaults).filter((key) => typeof defaults[key] === "boolean");
+  const changed = [...keys, ...flags].filter((k) => overrides[k] !== undefined).length +
+    (policy ? 0 : 1);
   return (
     <details class="config" data-testid="config">
       <summary>
@@ -67,6 +69,31 @@ export function ConfigPanel(props: ConfigPanelProps): JSX.Element {
             />
           </label>
         ))}
+        {flags.map((key) => {
+          const on = (overrides[key] ?? defaults[key]) as boolean;
+          return (
+            <label
+              class={overrides[key] !== undefined ? "field check changed" : "field check"}
+              key={key}
+            >
+              <span>
+                <input
+                  type="checkbox"
+                  data-testid={`config-${key}`}
+                  checked={on}
+                  onChange={(e) => {
+                    const next = { ...overrides };
+                    if (e.currentTarget.checked === defaults[key]) delete next[key];
+                    else next[key] = e.currentTarget.checked;
+                    onChange(next);
+                  }}
+                />{" "}
+                <code>{key}</code>
+              </span>
+              <span class="hint">{on === defaults[key] ? `${on} (default)` : String(on)}</span>
+            </label>
+          );
+        })}
         <label class={policy ? "field check" : "field check changed"}>
           <span>
             <input

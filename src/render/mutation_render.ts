@@ -24,12 +24,22 @@ export function renderWrite(displayPath: string, operation: "create" | "update")
  *
  * @param displayPath The file's display path.
  * @param replaceAll Whether `replace_all` was set.
- * @param count How many occurrences were replaced (shown with `replace_all`, C4.4).
- * @returns The model-facing text.
+ * @param count How many occurrences were replaced (named with `replace_all` and `detailed`).
+ * @param detailed Config `detailedFooters` (C4.2a): the replace-all text gives the count (C4.4).
+ * @returns The model-facing text: the design notes' texts unless `detailed`.
  */
-export function renderEdit(displayPath: string, replaceAll: boolean, count = 1): string {
+export function renderEdit(
+  displayPath: string,
+  replaceAll: boolean,
+  count = 1,
+  detailed = false,
+): string {
   const shown = renderName(displayPath);
-  return replaceAll
-    ? `The file ${shown} has been updated. All ${count} occurrences were successfully replaced.`
-    : `The file ${shown} has been updated successfully.`;
+  if (!replaceAll) return `The file ${shown} has been updated successfully.`;
+  if (!detailed) {
+    return `The file ${shown} has been updated. All occurrences were successfully replaced.`;
+  }
+  return count === 1
+    ? `The file ${shown} has been updated. 1 occurrence was successfully replaced.`
+    : `The file ${shown} has been updated. All ${count} occurrences were successfully replaced.`;
 }

@@ -17,8 +17,12 @@ export interface ReadWindowEnd {
   totalLines?: number;
   /** Whether the byte cap ended the window. */
   capped: boolean;
-  /** The byte cap (`readMaxBytes`), named in the capped footer. */
+  /** The byte cap (`readMaxBytes`), named in the detailed capped footer. */
   maxBytes?: number;
+  /** Config `detailedFooters` (C4.2a): the cap and total, `1 line`, the no-newline mark. */
+  detailed?: boolean;
+  /** Whether the file's last line has no line break (marked only when `detailed`). */
+  noFinalNewline?: boolean;
 }
 
 /**
@@ -67,24 +71,28 @@ export function lineCost(number: number, textBytes: number): number {
 }
 
 /**
- * The footer of a read window.
+ * The footer of a read window: the design notes' texts (C4.2), or with `detailed` those of
+ * C4.2a (the byte cap and the total when known, `1 line`, `; no newline at end of file`).
  *
  * @param end How the window ended.
  * @returns The footer line.
  */
 export function readFooter(end: ReadWindowEnd): string {
+  const next = end.end + 1;
   if (end.capped || end.totalLines === undefined) {
+    if (!end.detailed) {
+      return `(Output capped. Showing lines ${end.start}-${end.end}. Use offset=${next} to continue.)`;
+    }
     const of = end.totalLines === undefined ? "" : ` of ${end.totalLines}`;
-    return `(Output capped at ${end.maxBytes} bytes. Showing lines ${end.start}-${end.end}${of}. Use offset=${
-      end.end + 1
-    } to continue.)`;
+    return `(Output capped at ${end.maxBytes} bytes. Showing lines ${end.start}-${end.end}${of}. Use offset=${next} to continue.)`;
   }
   if (end.end < end.totalLines) {
-    return `(Showing lines ${end.start}-${end.end} of ${end.totalLines}. Use offset=${
-      end.end + 1
-    } to continue.)`;
+    return `(Showing lines ${end.start}-${end.end} of ${end.totalLines}. Use offset=${next} to continue.)`;
   }
-  return `(End of file - total ${end.totalLines} lines)`;
+  if (!end.detailed) return `(End of file - total ${end.totalLines} lines)`;
+  const total = end.totalLines === 1 ? "1 line" : `${end.totalLines} lines`;
+  const mark = end.noFinalNewline && end.totalLines > 0 ? "; no newline at end of file" : "";
+  return `(End of file - total ${total}${mark})`;
 }
 
 /**

@@ -76,7 +76,7 @@ export function toolChecks(factory: ProviderFactory): ConformanceCheck[] {
               readView(
                 "a.txt",
                 ["1: line 1", "2: line 2"],
-                "(Output capped at 20 bytes. Showing lines 1-2 of 30. Use offset=3 to continue.)",
+                "(Output capped. Showing lines 1-2. Use offset=3 to continue.)",
               ),
             );
             const far = await tools.execute("read", { file_path: "a.txt", offset: 31 });

@@ -29,6 +29,8 @@ export interface LineIndex {
   spacing: number;
   /** Total lines once a scan has reached the end. */
   totalLines?: number;
+  /** Once a scan has reached the end: whether the last line has no line break. */
+  noFinalNewline?: boolean;
 }
 
 export interface WindowRequest {
@@ -56,6 +58,8 @@ export interface WindowResult {
   /** Absent when the byte cap ended the window. */
   totalLines?: number;
   capped: boolean;
+  /** With `totalLines`: whether the file's last line has no line break (C4.2a). */
+  noFinalNewline?: boolean;
 }
 
 const MAX_CHECKPOINTS = 4096;
@@ -247,7 +251,12 @@ export async function scanWindow(
             inWindow = false;
             done = true;
             if (index?.totalLines !== undefined) {
-              return { lines, totalLines: index.totalLines, capped: false };
+              return {
+                lines,
+                totalLines: index.totalLines,
+                capped: false,
+                noFinalNewline: index.noFinalNewline,
+              };
             }
           }
           continue;
@@ -268,7 +277,12 @@ export async function scanWindow(
         inWindow = false;
         done = true;
         if (index?.totalLines !== undefined) {
-          return { lines, totalLines: index.totalLines, capped: false };
+          return {
+            lines,
+            totalLines: index.totalLines,
+            capped: false,
+            noFinalNewline: index.noFinalNewline,
+          };
         }
       }
     }
@@ -287,9 +301,10 @@ export async function scanWindow(
     finishLine(false); // the last line, which has no final line feed
     if (capped) return { lines, capped: true };
   }
-  const totalLines = newlines + (lastByte !== -1 && lastByte !== LF ? 1 : 0);
-  if (index) index.totalLines = totalLines;
-  return { lines, totalLines, capped: false };
+  const noFinalNewline = lastByte !== -1 && lastByte !== LF;
+  const totalLines = newlines + (noFinalNewline ? 1 : 0);
+  if (index) Object.assign(index, { totalLines, noFinalNewline });
+  return { lines, totalLines, capped: false, noFinalNewline };
 }
 
 const BOM = [0xef, 0xbb, 0xbf];

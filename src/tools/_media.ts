@@ -178,6 +178,8 @@ async function documentRead(
         end,
         totalLines: result.totalLines,
         capped: result.capped,
+        maxBytes: env.config.readMaxBytes,
+        detailed: env.config.detailedFooters,
       }),
       value,
     };

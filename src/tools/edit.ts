@@ -71,7 +71,12 @@ function run(args: EditArgs, env: ToolEnv): Promise<ToolSuccess<EditValue>> {
         (replaced.replacement.length - replaced.needle.length);
       return {
         content: await withSnippet(
-          renderEdit(shown, request.replaceAll, replaced.positions.length),
+          renderEdit(
+            shown,
+            request.replaceAll,
+            replaced.positions.length,
+            env.config.detailedFooters,
+          ),
           replaced,
           env,
         ),

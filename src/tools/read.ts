@@ -153,7 +153,9 @@ async function run(
       // now when that is cheap (C4.2).
       result.totalLines ??= index.totalLines;
       if (result.totalLines === undefined && handle!.size !== null && handle!.size <= COUNT_MAX) {
-        result.totalLines = index.totalLines = await countChunks(handle!.chunks(0));
+        const counted = await countChunks(handle!.chunks(0));
+        result.totalLines = index.totalLines = counted.lines;
+        index.noFinalNewline = counted.noFinalNewline;
       }
       version = handle!.version;
     } finally {
@@ -172,6 +174,8 @@ async function run(
     totalLines: result.totalLines,
     capped: result.capped,
     maxBytes: config.readMaxBytes,
+    detailed: config.detailedFooters,
+    noFinalNewline: result.noFinalNewline,
   });
   env.emit("read", target, version);
   const value: ReadValue = { path: target.path, offset: request.offset, lines: result.lines };
@@ -182,8 +186,13 @@ async function run(
 /** A streamed file this size or smaller is counted through when the byte cap hides its total. */
 const COUNT_MAX = 1 << 20;
 
-/** The lines of a streamed file as C4.2 counts them (the caller knows it has two or more). */
-async function countChunks(source: AsyncIterable<Uint8Array>): Promise<number> {
+/**
+ * The lines of a streamed file as C4.2 counts them (the caller knows it has two or more), and
+ * whether its last line has no line break (C4.2a).
+ */
+async function countChunks(
+  source: AsyncIterable<Uint8Array>,
+): Promise<{ lines: number; noFinalNewline: boolean }> {
   let lines = 0;
   let last = -1;
   for await (const chunk of source) {
@@ -191,7 +200,8 @@ async function countChunks(source: AsyncIterable<Uint8Array>): Promise<number> {
     lines += countNewlines(chunk);
     last = chunk[chunk.length - 1];
   }
-  return lines + (last !== -1 && last !== 0x0a ? 1 : 0);
+  const noFinalNewline = last !== -1 && last !== 0x0a;
+  return { lines: lines + (noFinalNewline ? 1 : 0), noFinalNewline };
 }
 
 /** The lines of a whole file as C4.2 counts them (the caller knows it is not only a BOM). */

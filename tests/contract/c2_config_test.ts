@@ -7,7 +7,7 @@ import { listText, ok, readText } from "../_helpers.ts";
 import { sandbox } from "../_sandbox.ts";
 import { RecordingFs } from "../_recording_fs.ts";
 
-Deno.test("C2 the defaults are 200 entries, 2000 lines, 2000 chars, 51200 bytes, 10 MiB, 200 paths, 100 matches, no snippet", async () => {
+Deno.test("C2 the defaults are 200 entries, 2000 lines, 2000 chars, 51200 bytes, 10 MiB, 200 paths, 100 matches, no snippet, no detailed footers (C4.2a)", async () => {
   await using box = await sandbox("local");
   const expected = {
     listMaxEntries: 200,
@@ -22,6 +22,7 @@ Deno.test("C2 the defaults are 200 entries, 2000 lines, 2000 chars, 51200 bytes,
     readImages: true,
     readMaxImageBytes: 5242880,
     readMaxDocumentBytes: 20971520,
+    detailedFooters: false, // C4.2a: the design notes' texts
   };
   assert.deepEqual({ ...DEFAULT_CONFIG }, expected);
   assert.deepEqual({ ...box.toolsWith().config }, expected);
@@ -69,7 +70,7 @@ Deno.test("C2 each config key changes what one call renders", async () => {
     readText(
       "f.txt",
       ["1: abcdefgh", "2: 12345678"],
-      "(Output capped at 24 bytes. Showing lines 1-2 of 3. Use offset=3 to continue.)",
+      "(Output capped. Showing lines 1-2. Use offset=3 to continue.)",
     ),
   );
   const fs = new RecordingFs({ roots: [root] });

@@ -1,5 +1,5 @@
-// Issue 21 on both providers: C4.2 the byte-capped footer names the cap and the total; C4.4 the
-// replace-all count; C12.10 a `/path` meant relative to the workspace; C12.11 suggestions across
+// Issue 21 on both providers: C4.2a (`detailedFooters`) the byte-capped footer names the cap and
+// the total; C4.4 the replace-all count with it; C12.10 a `/path` meant relative to the workspace; C12.11 suggestions across
 // missing directories; C12.12 the empty old_string message.
 
 import { deepEqual, equal } from "node:assert/strict";
@@ -7,10 +7,10 @@ import { expect, forEachProvider, outcome } from "../_sandbox.ts";
 
 const lines = (n: number) => Array.from({ length: n }, (_, i) => `line ${i + 1}`).join("\n") + "\n";
 
-forEachProvider("C4.2: the byte-capped footer names the cap and the total lines", {
+forEachProvider("C4.2a: the detailed byte-capped footer names the cap and the total lines", {
   "a.txt": lines(30),
 }, async (box) => {
-  const capped = box.toolsWith({ config: { readMaxBytes: 40 } });
+  const capped = box.toolsWith({ config: { readMaxBytes: 40, detailedFooters: true } });
   const result = await capped.execute("read", { file_path: "a.txt", offset: 5 });
   equal(
     result.content.split("\n").at(-2),
@@ -18,7 +18,9 @@ forEachProvider("C4.2: the byte-capped footer names the cap and the total lines"
   );
   equal((result.value as { totalLines?: number }).totalLines, 30);
   // Streamed (readStreamMinSize 0): a small file is counted through, so the footer is the same.
-  const streamed = box.toolsWith({ config: { readMaxBytes: 40, readStreamMinSize: 0 } });
+  const streamed = box.toolsWith({
+    config: { readMaxBytes: 40, readStreamMinSize: 0, detailedFooters: true },
+  });
   equal(
     (await streamed.execute("read", { file_path: "a.txt", offset: 5 })).content,
     result.content,
@@ -26,11 +28,13 @@ forEachProvider("C4.2: the byte-capped footer names the cap and the total lines"
 });
 
 forEachProvider(
-  "C4.2: a large streamed file's capped footer gains the total once a pass counted it",
+  "C4.2a: a large streamed file's detailed capped footer gains the total once a pass counted it",
   {},
   async (box) => {
     await box.write("big.txt", lines(200_000)); // about 2.3 MB, over the 1 MiB counted through
-    const tools = box.toolsWith({ config: { readMaxBytes: 30, readStreamMinSize: 0 } });
+    const tools = box.toolsWith({
+      config: { readMaxBytes: 30, readStreamMinSize: 0, detailedFooters: true },
+    });
     const footer = async (offset: number) =>
       (await tools.execute("read", { file_path: "big.txt", offset })).content.split("\n").at(-2);
     equal(
@@ -47,17 +51,23 @@ forEachProvider(
 );
 
 forEachProvider(
-  "C4.4: replace_all says how many occurrences it replaced",
-  { "a.txt": "x x\nx\n" },
+  "C4.4/C4.2a: replace_all with detailedFooters says how many occurrences it replaced",
+  { "a.txt": "x x\nx\n", "b.txt": "q\n" },
   async (box) => {
-    await box.run("read", { file_path: "a.txt" });
-    await expect(
-      box,
-      "edit",
-      { file_path: "a.txt", old_string: "x", new_string: "y", replace_all: true },
+    const tools = box.toolsWith({ config: { detailedFooters: true } });
+    for (const file_path of ["a.txt", "b.txt"]) await tools.execute("read", { file_path });
+    const edit = async (file_path: string, old_string: string) =>
+      (await tools.execute("edit", { file_path, old_string, new_string: "y", replace_all: true }))
+        .content;
+    equal(
+      await edit("a.txt", "x"),
       "The file a.txt has been updated. All 3 occurrences were successfully replaced.",
     );
     equal(await box.read("a.txt"), "y y\ny\n");
+    equal(
+      await edit("b.txt", "q"),
+      "The file b.txt has been updated. 1 occurrence was successfully replaced.",
+    );
   },
 );
 

@@ -68,9 +68,7 @@ function expectedRead(
   }
   const end = offset + shown.length - 1;
   const footer = capped
-    ? `(Output capped at ${config.readMaxBytes} bytes. Showing lines ${offset}-${end} of ${total}. Use offset=${
-      end + 1
-    } to continue.)`
+    ? `(Output capped. Showing lines ${offset}-${end}. Use offset=${end + 1} to continue.)`
     : end < total
     ? `(Showing lines ${offset}-${end} of ${total}. Use offset=${end + 1} to continue.)`
     : `(End of file - total ${total} lines)`;
@@ -234,7 +232,7 @@ Deno.test("C4.2 when the byte cap ends a window the streamed read stops there", 
   const result = await tools.execute("read", { file_path: "big.txt", offset: 10 });
   assert.equal(
     result.content.split("\n").at(-2),
-    "(Output capped at 1000 bytes. Showing lines 10-31. Use offset=32 to continue.)",
+    "(Output capped. Showing lines 10-31. Use offset=32 to continue.)",
   );
   assert.ok(fs.consumed < 64 * 1024, `consumed ${fs.consumed} bytes of a 4 MB file`);
 });

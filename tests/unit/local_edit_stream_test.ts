@@ -174,7 +174,7 @@ Deno.test("C4.4 streamed replace_all of 50,000 occurrences, and a CRLF file's \\
   const n = old.split("2026-01-01").length - 1;
   assert.equal(
     all.content,
-    `The file big.txt has been updated. All ${n} occurrences were successfully replaced.`,
+    "The file big.txt has been updated. All occurrences were successfully replaced.",
   );
   assert.equal(await box.read("big.txt"), old.replaceAll("2026-01-01", "1999"));
   const oldString = lineAt(crlf, 3 * MiB).replace("\r\n", "\n") + "00";

@@ -60,13 +60,40 @@ Deno.test("read_render: formatLine is '<number>: <text>'", () => {
 });
 
 Deno.test("read_render: footers, first that applies: capped, more lines, end of file", () => {
+  // C4.2: the design notes' texts by default, whatever is known.
   assert.equal(
     readFooter({ start: 5, end: 9, capped: true, maxBytes: 51200 }),
-    "(Output capped at 51200 bytes. Showing lines 5-9. Use offset=10 to continue.)",
+    "(Output capped. Showing lines 5-9. Use offset=10 to continue.)",
   );
   assert.equal(
     readFooter({ start: 1, end: 9, totalLines: 100, capped: true, maxBytes: 100 }),
+    "(Output capped. Showing lines 1-9. Use offset=10 to continue.)",
+  );
+  assert.equal(
+    readFooter({ start: 1, end: 1, totalLines: 1, capped: false, noFinalNewline: true }),
+    "(End of file - total 1 lines)",
+  );
+  // C4.2a: detailedFooters names the cap and the total, `1 line`, and a missing final break.
+  const detailed = true;
+  assert.equal(
+    readFooter({ start: 5, end: 9, capped: true, maxBytes: 51200, detailed }),
+    "(Output capped at 51200 bytes. Showing lines 5-9. Use offset=10 to continue.)",
+  );
+  assert.equal(
+    readFooter({ start: 1, end: 9, totalLines: 100, capped: true, maxBytes: 100, detailed }),
     "(Output capped at 100 bytes. Showing lines 1-9 of 100. Use offset=10 to continue.)",
+  );
+  assert.equal(
+    readFooter({ start: 1, end: 1, totalLines: 1, capped: false, detailed }),
+    "(End of file - total 1 line)",
+  );
+  assert.equal(
+    readFooter({ start: 1, end: 1, totalLines: 1, capped: false, detailed, noFinalNewline: true }),
+    "(End of file - total 1 line; no newline at end of file)",
+  );
+  assert.equal(
+    readFooter({ start: 3, end: 4, totalLines: 4, capped: false, detailed, noFinalNewline: true }),
+    "(End of file - total 4 lines; no newline at end of file)",
   );
   assert.equal(
     readFooter({ start: 1, end: 9, totalLines: 100, capped: false }),
