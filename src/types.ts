@@ -262,3 +262,22 @@ export interface FsToolResult<V = FsToolValue> {
   /** The error, on failure. */
   error?: { name: "FsError"; code: FsErrorCode };
 }
+
+/** Options every provider call takes. */
+export interface FsCallOptions {
+  /** Cancels the call; the provider throws `FsError("FS_ABORTED")` promptly. */
+  signal?: AbortSignal;
+}
+
+/** A path checked against the roots. */
+export interface FsTarget {
+  /** The absolute lexical path (symlinks not followed), as the tools display it. */
+  path: string;
+  /**
+   * The real path: symlinks resolved; for a path that does not exist yet, the real path of its
+   * nearest existing ancestor joined with the rest.
+   */
+  realPath: string;
+  /** The most specific root containing `realPath`. */
+  root: FsRootInfo;
+}

@@ -6,22 +6,30 @@
  * @module
  */
 
-import type { FsDirEntry, FsEntryType, FsOp, FsRootInfo } from "../types.ts";
+import type {
+  FsCallOptions,
+  FsDirEntry,
+  FsEntryType,
+  FsOp,
+  FsRootInfo,
+  FsTarget,
+} from "../types.ts";
 import type { FsSearchProvider } from "./fs_search.ts";
 
-export type { FsDirEntry, FsEntryType, FsOp, FsRootInfo } from "../types.ts";
+export type {
+  FsCallOptions,
+  FsDirEntry,
+  FsEntryType,
+  FsOp,
+  FsRootInfo,
+  FsTarget,
+} from "../types.ts";
 export type {
   FsSearchListOptions,
   FsSearchProvider,
   FsSearchRead,
   FsSearchReadOptions,
 } from "./fs_search.ts";
-
-/** Options every provider call takes. */
-export interface FsCallOptions {
-  /** Cancels the call; the provider throws `FsError("FS_ABORTED")` promptly. */
-  signal?: AbortSignal;
-}
 
 /** Options of {@linkcode FsProvider.resolve}. */
 export interface FsResolveOptions extends FsCallOptions {
@@ -45,19 +53,6 @@ export type RootSpec = string | {
    */
   write?: boolean;
 };
-
-/** A path checked against the roots. */
-export interface FsTarget {
-  /** The absolute lexical path (symlinks not followed), as the tools display it. */
-  path: string;
-  /**
-   * The real path: symlinks resolved; for a path that does not exist yet, the real path of its
-   * nearest existing ancestor joined with the rest.
-   */
-  realPath: string;
-  /** The most specific root containing `realPath`. */
-  root: FsRootInfo;
-}
 
 /** What `stat` reports. `type` is the target's own after following in-root links. */
 export interface FsStat {

@@ -9,7 +9,7 @@
  * @module
  */
 
-import type { FsCallOptions, FsDirEntry, FsTarget } from "./fs_provider.ts";
+import type { FsCallOptions, FsDirEntry, FsTarget } from "../types.ts";
 
 /** Options of {@linkcode FsSearchProvider.readChunks}. */
 export interface FsSearchReadOptions extends FsCallOptions {

@@ -84,6 +84,52 @@ Deno.test("layers: src/ imports point one way: types → text → render → pre
   assert.deepEqual(await violations(), []);
 });
 
+/** Every import circle in src/, each as its files in order (`a.ts → b.ts → a.ts`). */
+async function circles(): Promise<string[]> {
+  const graph = new Map<string, string[]>();
+  for await (const file of sourceFiles(SRC)) {
+    const targets = importsOf(await Deno.readTextFile(file))
+      .map((specifier) => relative(SRC, resolve(dirname(file), specifier)))
+      .filter((to) => !to.startsWith(".."));
+    graph.set(relative(SRC, file), targets);
+  }
+  return findCircles(graph);
+}
+
+/** The circles of an import graph, each reported once, starting at its smallest file. */
+function findCircles(graph: Map<string, string[]>): string[] {
+  const found = new Set<string>();
+  const visit = (file: string, path: string[]) => {
+    const at = path.indexOf(file);
+    if (at >= 0) {
+      const loop = path.slice(at);
+      const first = loop.indexOf([...loop].sort()[0]);
+      const turned = [...loop.slice(first), ...loop.slice(0, first)];
+      found.add([...turned, turned[0]].join(" → "));
+      return;
+    }
+    if (path.length > graph.size) return;
+    for (const next of graph.get(file) ?? []) visit(next, [...path, file]);
+  };
+  for (const file of [...graph.keys()].sort()) visit(file, []);
+  return [...found].sort();
+}
+
+Deno.test("layers: no import circle in src/ (issue 33)", async () => {
+  assert.deepEqual(await circles(), []);
+});
+
+Deno.test("layers: the circle check finds a two-file and a longer circle", () => {
+  const graph = new Map([
+    ["a.ts", ["b.ts"]],
+    ["b.ts", ["a.ts"]],
+    ["c.ts", ["d.ts"]],
+    ["d.ts", ["e.ts"]],
+    ["e.ts", ["c.ts", "a.ts"]],
+  ]);
+  assert.deepEqual(findCircles(graph), ["a.ts → b.ts → a.ts", "c.ts → d.ts → e.ts → c.ts"]);
+});
+
 Deno.test("layers: the import parser sees static, type-only, re-export and dynamic imports", () => {
   const text = [
     'import { a } from "./a.ts";',
