@@ -7,7 +7,7 @@
 import { deepStrictEqual as assertEquals, ok as assert } from "node:assert/strict";
 import { join } from "node:path";
 import { createFsTools, LocalFileSystem, systemPrompt } from "../mod.ts";
-import { NO_ROOTS_MESSAGE } from "../src/render/mcp_render.ts";
+import { clientRootsLeftOutMessage, NO_ROOTS_MESSAGE } from "../src/render/mcp_render.ts";
 import { connectStdio, test, until } from "./_mcp_client.ts";
 import { sandbox } from "./_sandbox.ts";
 
@@ -147,7 +147,11 @@ test("C13.2: no directory and no client roots: a tool call says so, the server k
     assertEquals((await empty.call("list", {})).content[0].text, NO_ROOTS_MESSAGE);
     // A root that does not exist is left out and said so.
     await empty.setRoots([join(root, "gone")]);
-    assertEquals((await empty.call("list", {})).content[0].text, NO_ROOTS_MESSAGE);
+    // issue 30 item 11: the call names the client root left out and why.
+    assertEquals(
+      (await empty.call("list", {})).content[0].text,
+      clientRootsLeftOutMessage([`"${join(root, "gone")}": does not exist`]),
+    );
     // stderr and stdout are two pipes: the log line may arrive after the result.
     await until(
       "the left-out root line",

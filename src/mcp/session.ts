@@ -12,7 +12,11 @@ import type { RootAccess } from "../types.ts";
 import { clientRootPaths, rootsInForce, type RootsSource } from "./roots.ts";
 import { outputSchemaFor } from "./output_schemas.ts";
 import { withProgress } from "./progress.ts";
-import { NO_ROOTS_MESSAGE, rootsInForceLine } from "../render/mcp_render.ts";
+import {
+  clientRootsLeftOutMessage,
+  NO_ROOTS_MESSAGE,
+  rootsInForceLine,
+} from "../render/mcp_render.ts";
 import { message, type Workspace } from "./workspace.ts";
 
 /** The server's name in the MCP `initialize` handshake. */
@@ -47,6 +51,8 @@ export function sessionServer(workspace: Workspace, eagerRoots: boolean): Server
   let session = {};
   let tools: FsTools | null = workspace.toolsFor(workspace.cli, true).tools;
   let pending: Promise<void> | null = null;
+  /** Why the client's roots were left out, when none of them is in force. */
+  let leftOut: string[] = [];
   /** The client has roots the server has not fetched yet. */
   let stale = false;
   let logged = "";
@@ -82,6 +88,7 @@ export function sessionServer(workspace: Workspace, eagerRoots: boolean): Server
         const chosen = rootsInForce(workspace.cli, paths);
         const inForce = workspace.toolsFor(chosen.roots, chosen.source === "command line", ids);
         tools = inForce.tools;
+        leftOut = chosen.source === "command line" ? [] : [...skipped, ...inForce.leftOut];
         // The roots the provider holds, not the ones asked for (issue 19).
         report(inForce.roots, chosen.source);
       } catch (error) {
@@ -112,7 +119,10 @@ export function sessionServer(workspace: Workspace, eagerRoots: boolean): Server
   server.setRequestHandler("tools/call", async (request, ctx) => {
     if (stale) refreshRoots(ctx.mcpReq.id);
     await pending;
-    if (!tools) return { content: [{ type: "text", text: NO_ROOTS_MESSAGE }], isError: true };
+    if (!tools) {
+      const text = leftOut.length > 0 ? clientRootsLeftOutMessage(leftOut) : NO_ROOTS_MESSAGE;
+      return { content: [{ type: "text", text }], isError: true };
+    }
     const { name, arguments: args } = request.params;
     const run = tools;
     const result = await withProgress(

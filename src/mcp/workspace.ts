@@ -20,6 +20,8 @@ export interface ToolsInForce {
   tools: FsTools | null;
   /** The roots the provider holds. */
   roots: RootAccess[];
+  /** Each root asked for and left out, with why (`"/w" changed while it was checked: refused`). */
+  leftOut: string[];
 }
 
 /** The roots, tools and policy all sessions of one server share. */
@@ -50,7 +52,7 @@ export class Workspace {
       const fs = new LocalFileSystem({ roots });
       this.cli = fs.roots.map((r) => ({ path: r.path, write: r.writable }));
       const k = JSON.stringify(this.cli.map((r) => [r.path, r.write, directoryIdentity(r.path)]));
-      this.#tools.set(k, { tools: this.#create(fs, true), roots: this.cli });
+      this.#tools.set(k, { tools: this.#create(fs, true), roots: this.cli, leftOut: [] });
     } else {
       this.cli = [];
     }
@@ -80,6 +82,7 @@ export class Workspace {
     if (cached) return cached;
     let fs: LocalFileSystem | null = null;
     let complete = false;
+    const leftOut: string[] = [];
     if (roots.length > 0) {
       try {
         fs = this.#checked(roots, idOf);
@@ -91,6 +94,7 @@ export class Workspace {
             return true;
           } catch (error) {
             this.log(`toolfs mcp: root ${root.path} left out: ${message(error)}`);
+            leftOut.push(message(error));
             return false;
           }
         });
@@ -99,6 +103,7 @@ export class Workspace {
             fs = this.#checked(usable, idOf);
           } catch (error) {
             this.log(`toolfs mcp: roots left out: ${message(error)}`);
+            leftOut.push(message(error));
           }
         }
       }
@@ -107,8 +112,9 @@ export class Workspace {
       ? {
         tools: this.#create(fs, fromCli),
         roots: fs.roots.map((root) => ({ path: root.path, write: root.writable })),
+        leftOut,
       }
-      : { tools: null, roots: [] };
+      : { tools: null, roots: [], leftOut };
     // A root left out may be usable next time (it was being swapped, say): not cached.
     if (complete || roots.length === 0) this.#tools.set(k, inForce);
     return inForce;

@@ -15,6 +15,17 @@ export const NO_ROOTS_MESSAGE =
   "Error: no roots: the server was started without a directory and the client provided no " +
   "usable root; add a root in the client or pass a directory to the server";
 
+/**
+ * The tool-call text when the client gave roots and every one was left out: each named with why
+ * (`"/w": does not exist`, `"/w" changed while it was checked: refused`).
+ */
+export function clientRootsLeftOutMessage(notes: readonly string[]): string {
+  return `Error: no roots: the server was started without a directory and every root the client ` +
+    `provided was left out (${
+      notes.join("; ")
+    }); add a root in the client or pass a directory to the server`;
+}
+
 /** The JSON-RPC error message for a message over {@linkcode MCP_MAX_MESSAGE_BYTES}. */
 export function messageTooLargeMessage(bytes: number, max: number = MCP_MAX_MESSAGE_BYTES): string {
   return `message too large: ${bytes} bytes, the limit is ${max} bytes (${
