@@ -10,13 +10,15 @@
  *
  * The budget is 900 DeepSeek V3 tokens for what a request carries for the six default tools:
  * the tools in the Anthropic wire format plus `systemPrompt(definitions, { roots })` with one
- * root (issue 21). The last line prints that figure.
+ * root (issue 21). The last line prints that figure; the line before it, the same cost of all nine
+ * tools (a host that turns on move, delete and patch pays it).
  *
  * @module
  */
 
 import type { FsToolDefinition } from "../mod.ts";
 import { toolDefinitions } from "../src/tools/tools.ts";
+import { TOOL_NAMES } from "../src/present/specs/mod.ts";
 import {
   type PromptCost,
   promptCost,
@@ -61,6 +63,15 @@ export async function measureDefinitions(
  */
 export function defaultDefinitions(): readonly FsToolDefinition[] {
   return toolDefinitions();
+}
+
+/**
+ * The definitions of all nine tools (the six defaults and the opt-in move, delete and patch).
+ *
+ * @returns The definitions.
+ */
+export function allDefinitions(): readonly FsToolDefinition[] {
+  return toolDefinitions({ tools: [...TOOL_NAMES] });
 }
 
 function table(
@@ -109,6 +120,13 @@ if (import.meta.main) {
       `  ${format.padEnd(25)} ${tokenizers.map((t) => costs[t].wire[format]).join(" / ")}`,
     );
   }
+  // What a host turning on every tool pays, beside the budget of the default six (issue 32).
+  const all = await measureDefinitions(allDefinitions(), tokenizers);
+  console.log(
+    `\nall ${TOOL_NAMES.length} tools (anthropic tools + systemPrompt with one root): ${
+      tokenizers.map((t) => all[t].budget).join(" / ")
+    } (${TOOL_NAMES.join(", ")})`,
+  );
   const { budget: ds, wire, workspacePrompt } = costs.deepseek_v3;
   console.log(
     `\nbudget: ${ds} of ${TOKEN_BUDGET} DeepSeek V3 tokens (anthropic tools ${wire.anthropic} + systemPrompt with one root ${workspacePrompt}) ${

@@ -3,7 +3,12 @@
 // the same function `deno task tokens` uses, which prints exactly that figure.
 
 import { equal, ok } from "node:assert/strict";
-import { defaultDefinitions, measureDefinitions, TOKEN_BUDGET } from "../scripts/tokens.ts";
+import {
+  allDefinitions,
+  defaultDefinitions,
+  measureDefinitions,
+  TOKEN_BUDGET,
+} from "../scripts/tokens.ts";
 
 Deno.test("C9.1, C12.9: the six tools in the Anthropic format plus systemPrompt with one root cost at most 900 DeepSeek V3 tokens, the figure deno task tokens prints", async () => {
   const definitions = defaultDefinitions();
@@ -18,7 +23,18 @@ Deno.test("C9.1, C12.9: the six tools in the Anthropic format plus systemPrompt 
     stdout: "piped",
     stderr: "piped",
   }).output();
-  const printed = new TextDecoder().decode(run.stdout).trimEnd().split("\n").at(-1) ?? "";
+  const out = new TextDecoder().decode(run.stdout).trimEnd().split("\n");
+  const printed = out.at(-1) ?? "";
+  // Issue 32 item 7: the cost of all nine tools is printed too, just above the budget.
+  const nine = (await measureDefinitions(allDefinitions(), ["deepseek_v3"])).deepseek_v3;
+  equal(allDefinitions().length, 9);
+  ok(nine.budget > cost.budget);
+  ok(
+    out.includes(
+      `all 9 tools (anthropic tools + systemPrompt with one root): ${nine.budget} (list, read, write, edit, glob, grep, move, delete, patch)`,
+    ),
+    out.join("\n"),
+  );
   ok(
     printed.startsWith(`budget: ${cost.budget} of 900 DeepSeek V3 tokens (anthropic tools `),
     printed,
