@@ -42,6 +42,17 @@ export function unsupportedPatternMessage(construct: string): string {
 }
 
 /**
+ * The message for a pattern over RE2's repetition budget though each of its counts is within it
+ * (C11): the counts nest, and their product is what the limit bounds.
+ *
+ * @param total The product of the nested counts.
+ * @returns The message.
+ */
+export function repeatBudgetMessage(total: number): string {
+  return `invalid pattern: its nested repeat counts multiply to ${total}, over RE2's limit of 1000 (nesting included); use smaller counts or a shorter pattern`;
+}
+
+/**
  * The message for an `output_mode` that is not one of the modes (C11).
  *
  * @param modes The modes, from grep's spec.

@@ -42,3 +42,42 @@ export function unsupportedConstruct(pattern: string, engineMessage = ""): strin
   }
   return undefined;
 }
+
+/** Tokens for {@linkcode repeatTotal}: escapes, classes, group openers and closers, counts. */
+const REPEAT_TOKENS = /\\.|\[(?:\\.|[^\]\\])*\]|\(|\)|\{\d+(?:,\d*)?\}|[\s\S]/g;
+
+/**
+ * The largest product of nested repeat counts in a pattern (`^(?:.{1000}){60}`: 60000): what
+ * RE2's repetition budget of 1000 is checked against (C11). A count `{n,m}` counts as `m`,
+ * `{n,}` as `n`; a pattern without counts gives 1.
+ *
+ * @param pattern The pattern.
+ * @returns The product.
+ *
+ * @example
+ * ```ts
+ * import { equal } from "node:assert/strict";
+ * import { repeatTotal } from "./re2_limits.ts";
+ *
+ * equal(repeatTotal("^(?:.{1000}){60}"), 60000);
+ * ```
+ */
+export function repeatTotal(pattern: string): number {
+  const frames = [1]; // the largest product inside each open group
+  let last = 1; // the product of the atom just before a count
+  for (const [token] of pattern.matchAll(REPEAT_TOKENS)) {
+    const top = frames.length - 1;
+    if (token === "(") {
+      frames.push(1);
+      last = 1;
+    } else if (token === ")" && frames.length > 1) {
+      last = frames.pop()!;
+      frames[top - 1] = Math.max(frames[top - 1], last);
+    } else if (/^\{\d/.test(token)) {
+      const [low, high] = token.slice(1, -1).split(",");
+      last *= Number(high || low);
+      frames[top] = Math.max(frames[top], last);
+    } else last = 1;
+  }
+  return Math.max(...frames);
+}

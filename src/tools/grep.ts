@@ -20,12 +20,13 @@ import {
   patternTooLargeMessage,
   renderGrepContent,
   renderGrepFiles,
+  repeatBudgetMessage,
   SEARCH_MESSAGES,
   unsupportedPatternMessage,
 } from "../render/search_render.ts";
 import { GLOB_MAX_LENGTH } from "../text/glob_match.ts";
 import { compileGlobSet } from "../text/glob_set.ts";
-import { unsupportedConstruct } from "../text/re2_limits.ts";
+import { repeatTotal, unsupportedConstruct } from "../text/re2_limits.ts";
 import {
   compileGrepPattern,
   type GrepPattern,
@@ -113,6 +114,10 @@ function parseGrep(a: Record<string, unknown>): GrepRequest {
       throw invalid(patternTooLargeMessage(error.kind, error.size, error.max));
     }
     const message = (error as Error).message;
+    const total = repeatTotal(pattern);
+    if (total > 1000 && /invalid repeat count/.test(message) && !unsupportedConstruct(pattern)) {
+      throw invalid(repeatBudgetMessage(total)); // every count is within the limit (C11)
+    }
     const construct = unsupportedConstruct(pattern, message);
     throw invalid(
       construct ? unsupportedPatternMessage(construct) : invalidPatternMessage(message),

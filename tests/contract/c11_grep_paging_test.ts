@@ -2,7 +2,8 @@
 // "matching lines" in every mode; `offset` windows and out-of-range; C9.3 glob lists, `!`
 // exclusions and a leading `/` in grep's `glob`. On both providers.
 
-import { deepEqual } from "node:assert/strict";
+import { deepEqual, equal } from "node:assert/strict";
+import { repeatBudgetMessage } from "../../src/render/search_render.ts";
 import { expect, forEachProvider, outcome } from "../_sandbox.ts";
 
 function grepText(path: string, lines: string[], footer: string): string {
@@ -208,12 +209,19 @@ forEachProvider(
       ["(\\w+) \\1", lacks("\\1")],
       ["a{1001}", lacks("{1001}")],
       ["a{2,5000}", lacks("{2,5000}")],
-      ["(a{60}){20}", lacks("{20}")],
+      // C11: within-limit counts whose nesting exceeds the budget name the total and the limit.
+      ["(a{60}){20}", `Error: ${repeatBudgetMessage(1200)}`],
+      ["^(?:.{1000}){60}", `Error: ${repeatBudgetMessage(60000)}`],
+      ["((a{10}){10}b{5}){11}", `Error: ${repeatBudgetMessage(1100)}`],
       ["a(b", "Error: invalid pattern: error parsing regexp: missing closing ): `a(b`"],
     ];
     for (const [pattern, content] of cases) {
       await expect(box, "grep", { pattern }, content, "FS_INVALID_ARGUMENT");
     }
+    equal(
+      repeatBudgetMessage(60000),
+      "invalid pattern: its nested repeat counts multiply to 60000, over RE2's limit of 1000 (nesting included); use smaller counts or a shorter pattern",
+    );
     // Escaped, the same characters are literal and fine.
     await expect(
       box,
