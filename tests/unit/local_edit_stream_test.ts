@@ -171,7 +171,6 @@ Deno.test("C4.4 streamed replace_all of 50,000 occurrences, and a CRLF file's \\
     new_string: "1999",
     replace_all: true,
   });
-  const n = old.split("2026-01-01").length - 1;
   assert.equal(
     all.content,
     "The file big.txt has been updated. All occurrences were successfully replaced.",
