@@ -21,7 +21,7 @@ import {
 } from "./_args.ts";
 import { VALIDATION_MESSAGES } from "../render/errors.ts";
 import { resolveIn, type Tool, type ToolEnv, type ToolSuccess } from "./_context.ts";
-import { type SearchFile, walkFiles } from "./_search_walk.ts";
+import { type SearchFile, walkFiles } from "./grep/walk.ts";
 
 import type { GlobValue } from "../types.ts";
 import { GLOB_SORTS } from "../present/specs/glob.ts";

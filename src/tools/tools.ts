@@ -28,7 +28,7 @@ import { ARGUMENTS_NOT_OBJECT, unknownArgumentMessage } from "../render/hints.ts
 import { closestKey } from "../text/close_names.ts";
 import { presentToolCall, type ToolCallPresentation } from "../present/acp.ts";
 import type { FsTextsOverride } from "../present/texts.ts";
-import { definitionsOf, selectTools } from "./definitions.ts";
+import { definitionsOf, selectTools } from "../present/definitions.ts";
 import { invalid, optional } from "./_args.ts";
 import { LineIndexCache, type Tool, type ToolEnv, type ToolSuccess } from "./_context.ts";
 import { queueOf } from "../keyed_queue.ts";
@@ -36,7 +36,7 @@ import type { FsOp, FsToolDefinition, FsToolName, FsToolResult, FsToolValue } fr
 import { deleteTool } from "./delete.ts";
 import { editTool } from "./edit.ts";
 import { globTool } from "./glob.ts";
-import { grepTool } from "./grep.ts";
+import { grepTool } from "./grep/mod.ts";
 import { listTool } from "./list.ts";
 import { moveTool } from "./move.ts";
 import { readTool } from "./read.ts";
@@ -44,7 +44,7 @@ import { notFoundSuggestions, outsideRootSuggestions } from "./suggest_paths.ts"
 import { patchTool } from "./patch.ts";
 import { writeTool } from "./write.ts";
 
-export { toolDefinitions, type ToolDefinitionsOptions } from "./definitions.ts";
+export { toolDefinitions, type ToolDefinitionsOptions } from "../present/definitions.ts";
 
 /** The registry: each tool's `{ parse, run }`, by name. */
 /** Linux's PATH_MAX in bytes (with the NUL): no path of this many UTF-16 units exists. */

@@ -82,7 +82,7 @@ Deno.test("GrepScanner numbers lines across segments and keeps context", () => {
 });
 
 Deno.test("scanChunks gives the same lines whatever the chunk boundaries (C11 streaming)", async () => {
-  const { scanChunks } = await import("../../src/tools/_grep_feed.ts");
+  const { scanChunks } = await import("../../src/tools/grep/scan.ts");
   const text = "\uFEFFalpha x\r\nbeta\n\nx gamma é\nlong " + "y".repeat(300) + " x\nlast x";
   const bytes = new TextEncoder().encode(text);
   for (const context of [0, 2]) {

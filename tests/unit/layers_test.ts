@@ -52,6 +52,11 @@ function importsOf(text: string): string[] {
   return found;
 }
 
+/** Whether `dir` is `folder` or below it (a `_` file is private to its folder and the folders in it). */
+function insideFolder(dir: string, folder: string): boolean {
+  return dir === folder || dir.startsWith(folder + "/");
+}
+
 /** Every upward, outward or private-crossing import in src/, as readable lines. */
 async function violations(): Promise<string[]> {
   const out: string[] = [];
@@ -72,7 +77,7 @@ async function violations(): Promise<string[]> {
         );
       }
       const name = target.split("/").pop()!;
-      if (name.startsWith("_") && dirname(target) !== dirname(file)) {
+      if (name.startsWith("_") && !insideFolder(dirname(file), dirname(target))) {
         out.push(`${from} imports ${to}, private to ${relative(SRC, dirname(target)) || "src"}/`);
       }
     }
@@ -80,7 +85,7 @@ async function violations(): Promise<string[]> {
   return out.sort();
 }
 
-Deno.test("layers: src/ imports point one way: types → text → render → present → provider → policy → tools → testing → cli → mcp", async () => {
+Deno.test("layers: src/ imports point one way: types → text → render → present → provider → policy → tools → testing → cli → http → mcp", async () => {
   assert.deepEqual(await violations(), []);
 });
 
@@ -130,6 +135,13 @@ Deno.test("layers: the circle check finds a two-file and a longer circle", () =>
   assert.deepEqual(findCircles(graph), ["a.ts → b.ts → a.ts", "c.ts → d.ts → e.ts → c.ts"]);
 });
 
+Deno.test("layers: a _ file is private to its folder and the folders below it", () => {
+  assert.equal(insideFolder("/src/tools", "/src/tools"), true);
+  assert.equal(insideFolder("/src/tools/grep", "/src/tools"), true);
+  assert.equal(insideFolder("/src/tools", "/src/tools/grep"), false);
+  assert.equal(insideFolder("/src/toolsmith", "/src/tools"), false);
+});
+
 Deno.test("layers: the import parser sees static, type-only, re-export and dynamic imports", () => {
   const text = [
     'import { a } from "./a.ts";',
@@ -160,8 +172,19 @@ async function oversized(max: number): Promise<string[]> {
   return out.sort();
 }
 
-Deno.test("layers: no file in src/ is over 400 lines (one concern per file)", async () => {
-  assert.deepEqual(await oversized(400), []);
+/**
+ * The 400-line guard warns, it does not fail (issue 33.1): a file grows until its concept is
+ * whole, and a long file is a prompt to find the concept inside it, never a place to cut.
+ */
+function warnOversized(found: readonly string[]): void {
+  if (found.length === 0) return;
+  console.warn(
+    `over 400 lines (find the concept inside, do not cut by size):\n  ${found.join("\n  ")}`,
+  );
+}
+
+Deno.test("layers: a file in src/ over 400 lines is named as a warning (one concept per file)", async () => {
+  warnOversized(await oversized(400));
 });
 
 /** The root entry points (deno.json's exports) the 400-line rule covers besides src/. */
@@ -176,7 +199,7 @@ const ENTRIES = [
   "testing.ts",
 ];
 
-Deno.test("layers: no root entry file or adapter is over 400 lines (issue 20)", async () => {
+Deno.test("layers: a root entry file or adapter over 400 lines is named as a warning (issue 20)", async () => {
   const root = fileURLToPath(new URL("../../", import.meta.url));
   const files = ENTRIES.map((name) => join(root, name));
   for await (const file of sourceFiles(join(root, "adapters"))) files.push(file);
@@ -185,7 +208,7 @@ Deno.test("layers: no root entry file or adapter is over 400 lines (issue 20)", 
     const lines = (await Deno.readTextFile(file)).split("\n").length - 1;
     if (lines > 400) out.push(`${relative(root, file)}: ${lines} lines`);
   }
-  assert.deepEqual(out.sort(), []);
+  warnOversized(out.sort());
 });
 
 /**

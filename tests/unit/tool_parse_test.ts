@@ -7,7 +7,7 @@ import { DEFAULT_CONFIG, resolveConfig } from "../../src/config.ts";
 import { FsError } from "../../src/fs_error.ts";
 import { editTool } from "../../src/tools/edit.ts";
 import { globTool } from "../../src/tools/glob.ts";
-import { grepTool } from "../../src/tools/grep.ts";
+import { grepTool } from "../../src/tools/grep/mod.ts";
 import { listTool } from "../../src/tools/list.ts";
 import { readTool } from "../../src/tools/read.ts";
 import { writeTool } from "../../src/tools/write.ts";

@@ -1,11 +1,11 @@
 // `grep`'s files told apart ahead of the search (CONTRACT C11): batches of the walk's files go
 // to the provider's prefilter (`fs.search.mayContain`; the local provider answers from a worker
 // thread) while the walk goes on; the files that may match come out in path order, the others
-// (surely lacking a literal of the pattern) are counted. Private to src/tools.
+// (surely lacking a literal of the pattern) are counted. Used only by grep (src/tools/grep/).
 
-import { FsError } from "../fs_error.ts";
-import type { FsSearchProvider } from "../provider/fs_provider.ts";
-import type { SearchFile } from "./_search_walk.ts";
+import { FsError } from "../../fs_error.ts";
+import type { FsSearchProvider } from "../../provider/fs_provider.ts";
+import type { SearchFile } from "./walk.ts";
 
 /** Files per question to the provider. */
 const BATCH = 256;

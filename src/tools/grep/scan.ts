@@ -1,14 +1,14 @@
 // How `grep` reads a file (CONTRACT C11): chunks cut into blocks of whole lines, a block without
 // the pattern's literals skipped undecoded, a large file streamed with bounded memory, a binary
-// file refused, a file whose search outlasts `grepFileTimeMs` given up. Private to src/tools.
+// file refused, a file whose search outlasts `grepFileTimeMs` given up. Used only by grep (src/tools/grep/).
 
-import { FsError } from "../fs_error.ts";
-import type { FsStat, FsTarget } from "../provider/fs_provider.ts";
-import { concatBytes } from "../text/bytes.ts";
-import { countNewlines } from "../text/newlines.ts";
-import { firstCandidate, type GrepPattern, type GrepScanner } from "../text/grep_scan.ts";
-import { looksBinary, type ToolEnv } from "./_context.ts";
-import { YieldClock } from "./_search_walk.ts";
+import { FsError } from "../../fs_error.ts";
+import type { FsStat, FsTarget } from "../../provider/fs_provider.ts";
+import { concatBytes } from "../../text/bytes.ts";
+import { countNewlines } from "../../text/newlines.ts";
+import { firstCandidate, type GrepPattern, type GrepScanner } from "../../text/grep_scan.ts";
+import { looksBinary, type ToolEnv } from "../_context.ts";
+import { YieldClock } from "../yield_clock.ts";
 
 const decoder = new TextDecoder("utf-8", { ignoreBOM: true });
 

@@ -1,5 +1,5 @@
 // C9.6: a grep `content` view is a read observation of each file whose lines it renders.
-// Private to src/tools.
+// Used only by grep (src/tools/grep/).
 //
 // The search reads files through the provider's fast path, which carries no version, so each
 // rendered file is read once more, through the provider's versioned read, right after the
@@ -8,8 +8,8 @@
 // rendered line records nothing (the session must read the file); a change after it makes the
 // observation stale, as for `read`.
 
-import type { FsTarget } from "../provider/fs_provider.ts";
-import { bytesToText, type ToolEnv } from "./_context.ts";
+import type { FsTarget } from "../../provider/fs_provider.ts";
+import { bytesToText, type ToolEnv } from "../_context.ts";
 
 /** A file the view rendered lines of, with those lines (1-based number, text as searched). */
 export interface RenderedFile {

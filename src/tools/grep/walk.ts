@@ -1,15 +1,15 @@
 // The traversal of the search tools (CONTRACT C9.2) over any provider: `listDir` and
 // `readText`, or the provider's optional search fast paths (`fs.search`: `listDir`,
-// `readChunks`) when it has them. Private to src/tools.
+// `readChunks`) when it has them. Used by grep and glob.
 
 import { dirname, join, relative, sep } from "node:path";
-import { setImmediate } from "node:timers";
-import { FsError } from "../fs_error.ts";
-import type { FsDirEntry, FsProvider, FsTarget } from "../provider/fs_provider.ts";
-import { concatBytes } from "../text/bytes.ts";
-import { type IgnoreEntries, IgnoreStack, parseGitignore } from "../text/gitignore.ts";
-import type { GlobMatcher } from "../text/glob_match.ts";
-import { bytesToText } from "./_context.ts";
+import { FsError } from "../../fs_error.ts";
+import type { FsDirEntry, FsProvider, FsTarget } from "../../provider/fs_provider.ts";
+import { concatBytes } from "../../text/bytes.ts";
+import { type IgnoreEntries, IgnoreStack, parseGitignore } from "../../text/gitignore.ts";
+import type { GlobMatcher } from "../../text/glob_match.ts";
+import { bytesToText } from "../_context.ts";
+import { YieldClock } from "../yield_clock.ts";
 
 /** A file found by a search. */
 export interface SearchFile {
@@ -17,26 +17,6 @@ export interface SearchFile {
   rel: string;
   /** The file. */
   target: FsTarget;
-}
-
-/**
- * One call's yield clock: `pause()` lets timers and the abort signal run about every 10 ms of
- * synchronous work (through `setImmediate`: `setTimeout(0)` costs milliseconds a yield in Deno).
- * One per call, so one call's work never counts against another's.
- */
-export class YieldClock {
-  #last = performance.now();
-
-  /** @param signal The call's signal, checked at each yield. */
-  constructor(readonly signal?: AbortSignal) {}
-
-  /** Yields when 10 ms have passed since the last yield; then throws `FS_ABORTED` if aborted. */
-  async pause(): Promise<void> {
-    if (performance.now() - this.#last < 10) return;
-    await new Promise((resolve) => setImmediate(resolve));
-    this.#last = performance.now();
-    if (this.signal?.aborted) throw new FsError("FS_ABORTED");
-  }
 }
 
 /** Options of {@linkcode walk}. */

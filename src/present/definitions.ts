@@ -6,8 +6,8 @@
  */
 
 import { type FsToolsConfig, resolveConfig } from "../config.ts";
-import { DEFAULT_TOOLS, SPECS, TOOL_NAMES } from "../present/specs/mod.ts";
-import { checkTexts, type FsTextsOverride, withTexts } from "../present/texts.ts";
+import { DEFAULT_TOOLS, SPECS, TOOL_NAMES } from "./specs/mod.ts";
+import { checkTexts, type FsTextsOverride, withTexts } from "./texts.ts";
 import type { FsToolDefinition, FsToolName } from "../types.ts";
 
 /** Options of {@linkcode toolDefinitions}: as `createFsTools` takes them. */

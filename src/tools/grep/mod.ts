@@ -6,9 +6,9 @@
  */
 
 import { basename } from "node:path";
-import { FsError } from "../fs_error.ts";
-import type { FsStat, FsTarget } from "../provider/fs_provider.ts";
-import { displayPath } from "../provider/roots.ts";
+import { FsError } from "../../fs_error.ts";
+import type { FsStat, FsTarget } from "../../provider/fs_provider.ts";
+import { displayPath } from "../../provider/roots.ts";
 import {
   globTooLongMessage,
   grepContextMessage,
@@ -23,16 +23,16 @@ import {
   repeatBudgetMessage,
   SEARCH_MESSAGES,
   unsupportedPatternMessage,
-} from "../render/search_render.ts";
-import { GLOB_MAX_LENGTH } from "../text/glob_match.ts";
-import { compileGlobSet } from "../text/glob_set.ts";
-import { repeatTotal, unsupportedConstruct } from "../text/re2_limits.ts";
+} from "../../render/search_render.ts";
+import { GLOB_MAX_LENGTH } from "../../text/glob_match.ts";
+import { compileGlobSet } from "../../text/glob_set.ts";
+import { repeatTotal, unsupportedConstruct } from "../../text/re2_limits.ts";
 import {
   compileGrepPattern,
   type GrepPattern,
   GrepPatternTooLarge,
   GrepScanner,
-} from "../text/grep_scan.ts";
+} from "../../text/grep_scan.ts";
 import {
   invalid,
   isPositiveInteger,
@@ -41,18 +41,23 @@ import {
   optionalString,
   requireGlobs,
   requireString,
-} from "./_args.ts";
-import { VALIDATION_MESSAGES } from "../render/errors.ts";
-import { resolveIn, type Tool, type ToolEnv, type ToolSuccess } from "./_context.ts";
-import { prefilter } from "./_grep_ahead.ts";
-import { FileTimedOut, scanFile } from "./_grep_feed.ts";
-import { observeRendered, type RenderedFile } from "./_grep_observe.ts";
-import { walk, YieldClock } from "./_search_walk.ts";
-import { GREP_MAX_CONTEXT, GREP_OUTPUT_MODES, type GrepOutputMode } from "../present/specs/mod.ts";
+} from "../_args.ts";
+import { VALIDATION_MESSAGES } from "../../render/errors.ts";
+import { resolveIn, type Tool, type ToolEnv, type ToolSuccess } from "../_context.ts";
+import { prefilter } from "./prefilter.ts";
+import { FileTimedOut, scanFile } from "./scan.ts";
+import { observeRendered, type RenderedFile } from "./observe.ts";
+import { walk } from "./walk.ts";
+import { YieldClock } from "../yield_clock.ts";
+import {
+  GREP_MAX_CONTEXT,
+  GREP_OUTPUT_MODES,
+  type GrepOutputMode,
+} from "../../present/specs/mod.ts";
 
-export type { GrepOutputMode } from "../present/specs/mod.ts";
+export type { GrepOutputMode } from "../../present/specs/mod.ts";
 
-import type { GrepValue } from "../types.ts";
+import type { GrepValue } from "../../types.ts";
 
 /** Validated `grep` arguments. */
 export interface GrepRequest {
