@@ -65,7 +65,7 @@ export {
   type ApplyPatchOperation,
   applyPatchOperation,
   type ApplyPatchOutcome,
-} from "./src/tools/apply_patch_operation.ts";
+} from "./src/tools/patch/apply_patch_operation.ts";
 export type { FsProvider } from "./src/provider/fs_provider.ts";
 export type { FsTextsOverride, FsToolTexts } from "./src/present/texts.ts";
 export { FS_ERROR_CODES, FsError, type FsErrorCode, type FsErrorOptions } from "./src/fs_error.ts";

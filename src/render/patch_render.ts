@@ -52,7 +52,7 @@ function renderDone(done: PatchDone): string {
   }
 }
 
-/** A parse problem, as `src/text/patch_parse.ts` reports it. */
+/** A parse problem, as `src/tools/patch/patch_parse.ts` reports it. */
 export type PatchSyntaxProblem =
   | { kind: "begin" | "end" | "no-operations" | "empty-hunk" }
   | { kind: "header" | "hunk-line" | "no-anchor"; text: string }

@@ -41,7 +41,7 @@ import { listTool } from "./list.ts";
 import { moveTool } from "./move.ts";
 import { readTool } from "./read.ts";
 import { notFoundSuggestions, outsideRootSuggestions } from "./suggest_paths.ts";
-import { patchTool } from "./patch.ts";
+import { patchTool } from "./patch/patch.ts";
 import { writeTool } from "./write.ts";
 
 export { toolDefinitions, type ToolDefinitionsOptions } from "../present/definitions.ts";

@@ -1,13 +1,17 @@
-// Unit tests of the V4A patch engine (src/text/patch_parse.ts, patch_locate.ts, patch_apply.ts),
+// Unit tests of the V4A patch engine (src/tools/patch/patch_parse.ts, patch_locate.ts, patch_apply.ts),
 // CONTRACT C16.1 and C16.2: parsing, locating as the reference implementation does, applying on
 // bytes with line breaks and BOM kept, and a property test that a patch made from random edits
 // applies to give exactly the edited text.
 
 import assert from "node:assert/strict";
 import fc from "fast-check";
-import { parsePatch, type PatchOperation, PatchParseError } from "../../src/text/patch_parse.ts";
-import { locateHunks, PatchLocateError, seekLines } from "../../src/text/patch_locate.ts";
-import { addedText, applyHunks } from "../../src/text/patch_apply.ts";
+import {
+  parsePatch,
+  type PatchOperation,
+  PatchParseError,
+} from "../../src/tools/patch/patch_parse.ts";
+import { locateHunks, PatchLocateError, seekLines } from "../../src/tools/patch/patch_locate.ts";
+import { addedText, applyHunks } from "../../src/tools/patch/patch_apply.ts";
 import { concatBytes } from "../../src/text/bytes.ts";
 
 const encoder = new TextEncoder();

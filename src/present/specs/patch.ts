@@ -4,7 +4,6 @@
  * @module
  */
 
-import { parsePatch } from "../../text/patch_parse.ts";
 import {
   changing,
   inputObject,
@@ -44,17 +43,28 @@ export const PATCH_SPEC: ToolSpec = {
 
 /** `Patch <path>` (`… and <n> more files`), kind `edit`, a location per path the patch names. */
 function presentPatch(patch: string, cwd: string): ToolCallPresentation {
-  let paths: string[] = [];
-  try {
-    paths = parsePatch(patch).flatMap((op) =>
-      op.kind === "update" && op.moveTo !== undefined ? [op.path, op.moveTo] : [op.path]
-    );
-  } catch {
-    return { title: "Patch", kind: "edit" };
-  }
+  const paths = patchPaths(patch);
+  if (paths.length === 0) return { title: "Patch", kind: "edit" };
   const files = new Set(paths).size;
   const title = files <= 1
     ? `Patch ${paths[0]}`
     : `Patch ${paths[0]} and ${files - 1} more ${files === 2 ? "file" : "files"}`;
   return withLocations({ title, kind: "edit" }, locate(cwd, ...paths.map((path) => ({ path }))));
+}
+
+const PATH_MARKERS = ["*** Add File:", "*** Delete File:", "*** Update File:", "*** Move to:"];
+
+/**
+ * The paths a patch's operation headers name, in order, read from the headers alone: the parser
+ * lives with the tool (src/tools/patch/), above this layer, and a title needs no more.
+ */
+function patchPaths(patch: string): string[] {
+  const paths: string[] = [];
+  for (const line of patch.split(/\r?\n/)) {
+    const trimmed = line.trim();
+    const marker = PATH_MARKERS.find((m) => trimmed.startsWith(m));
+    const path = marker === undefined ? "" : trimmed.slice(marker.length).trim();
+    if (path !== "") paths.push(path);
+  }
+  return paths;
 }

@@ -2,10 +2,10 @@
 // contained in a writable root, every file's state and the policy consulted, every hunk located.
 // Private to src/tools.
 
-import { FsError } from "../fs_error.ts";
-import type { FsPrecondition, FsTarget } from "../provider/fs_provider.ts";
-import { displayPath } from "../provider/roots.ts";
-import { pathErrorMessage } from "../render/errors.ts";
+import { FsError } from "../../fs_error.ts";
+import type { FsPrecondition, FsTarget } from "../../provider/fs_provider.ts";
+import { displayPath } from "../../provider/roots.ts";
+import { pathErrorMessage } from "../../render/errors.ts";
 import {
   type HunkMissHint,
   hunkMissReason,
@@ -13,15 +13,15 @@ import {
   patchFileMessage,
   type PatchOperationLabel,
   type PatchPlace,
-} from "../render/patch_render.ts";
-import { hasLinePrefixes } from "../text/line_prefixes.ts";
-import { findLoose } from "../text/loose_match.ts";
-import { lineRange } from "../text/match_lines.ts";
-import { addedText, applyHunks, type PatchedBytes } from "../text/patch_apply.ts";
-import { PatchLocateError } from "../text/patch_locate.ts";
-import type { PatchOperation } from "../text/patch_parse.ts";
-import { looksBinary, MAX_TEXT_BYTES, resolveIn, tooLarge, type ToolEnv } from "./_context.ts";
-import { resolveEntry } from "./_entry.ts";
+} from "../../render/patch_render.ts";
+import { hasLinePrefixes } from "../../text/line_prefixes.ts";
+import { findLoose } from "../../text/loose_match.ts";
+import { lineRange } from "../../text/match_lines.ts";
+import { addedText, applyHunks, type PatchedBytes } from "./patch_apply.ts";
+import { PatchLocateError } from "./patch_locate.ts";
+import type { PatchOperation } from "./patch_parse.ts";
+import { looksBinary, MAX_TEXT_BYTES, resolveIn, tooLarge, type ToolEnv } from "../_context.ts";
+import { resolveEntry } from "../_entry.ts";
 
 /** A path of the patch, resolved. */
 export interface PatchFile {

@@ -2,11 +2,11 @@
 // provider, in patch order with deletions last; when one fails, the files already changed are
 // put back, byte for byte, before the error is returned. Private to src/tools.
 
-import { FsError } from "../fs_error.ts";
-import type { FsProvider, FsTarget } from "../provider/fs_provider.ts";
-import { rollbackTail } from "../render/patch_render.ts";
+import { FsError } from "../../fs_error.ts";
+import type { FsProvider, FsTarget } from "../../provider/fs_provider.ts";
+import { rollbackTail } from "../../render/patch_render.ts";
 import { asFileError, type PatchFile, type PlannedOperation } from "./_patch_plan.ts";
-import type { ToolEnv } from "./_context.ts";
+import type { ToolEnv } from "../_context.ts";
 
 /** What a committed operation left, for its observation. */
 export interface Committed {

@@ -106,7 +106,7 @@ export interface PatchedBytes {
  * ```ts
  * import { equal } from "node:assert/strict";
  * import { applyHunks } from "./patch_apply.ts";
- * import { concatBytes } from "./bytes.ts";
+ * import { concatBytes } from "../../text/bytes.ts";
  *
  * const { pieces } = applyHunks(new TextEncoder().encode("a\r\nb\r\n"), [{
  *   lines: [{ kind: "-", text: "b" }, { kind: "+", text: "c" }],

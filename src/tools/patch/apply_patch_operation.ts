@@ -6,9 +6,9 @@
  * @module
  */
 
-import { OPERATION_MESSAGES } from "../render/patch_render.ts";
-import { renderError } from "../render/errors.ts";
-import { type FsCallContext, type FsTools, runPatch } from "./tools.ts";
+import { OPERATION_MESSAGES } from "../../render/patch_render.ts";
+import { renderError } from "../../render/errors.ts";
+import { type FsCallContext, type FsTools, runPatch } from "../tools.ts";
 
 /**
  * An `apply_patch_call` operation: `create_file` (a diff of `+` lines), `update_file` (V4A
@@ -40,8 +40,8 @@ export interface ApplyPatchOutcome {
  * @example Usage
  * ```ts
  * import { equal } from "node:assert/strict";
- * import { applyPatchOperation, createFsTools } from "../../mod.ts";
- * import { MemoryFileSystem } from "../../memory.ts";
+ * import { applyPatchOperation, createFsTools } from "../../../mod.ts";
+ * import { MemoryFileSystem } from "../../../memory.ts";
  *
  * const tools = createFsTools({ fs: new MemoryFileSystem({ roots: ["/w"] }) });
  * const outcome = await applyPatchOperation(tools, {

@@ -7,18 +7,18 @@
  * @module
  */
 
-import { FsError } from "../fs_error.ts";
-import { pathErrorMessage } from "../render/errors.ts";
+import { FsError } from "../../fs_error.ts";
+import { pathErrorMessage } from "../../render/errors.ts";
 import {
   PATCH_ARGUMENT_MESSAGE,
   type PatchDone,
   patchSyntaxMessage,
   renderPatch,
-} from "../render/patch_render.ts";
-import { parsePatch, type PatchOperation, PatchParseError } from "../text/patch_parse.ts";
-import type { PatchValue } from "../types.ts";
-import { invalid, requireString } from "./_args.ts";
-import type { Tool, ToolEnv, ToolSuccess } from "./_context.ts";
+} from "../../render/patch_render.ts";
+import { parsePatch, type PatchOperation, PatchParseError } from "./patch_parse.ts";
+import type { PatchValue } from "../../types.ts";
+import { invalid, requireString } from "../_args.ts";
+import type { Tool, ToolEnv, ToolSuccess } from "../_context.ts";
 import { commitAll } from "./_patch_commit.ts";
 import { type PlannedOperation, planOperation, resolvePaths } from "./_patch_plan.ts";
 
