@@ -98,6 +98,15 @@ export function tooLargeDetail(size: number, max: number): string {
   return `too large (${size} bytes; write and edit handle files up to ${max} bytes)`;
 }
 
+/**
+ * The details of `FS_PERMISSION_DENIED`s toolfs raises itself, shown in parentheses after
+ * `cannot <op> "<path>": permission denied`.
+ */
+export const PERMISSION_DETAILS = {
+  /** C4.3b: the file's permission bits deny this process writing it. */
+  readOnlyFile: "the file is read-only",
+} as const;
+
 const REASONS: Partial<Record<FsErrorCode, string>> = {
   FS_OUTSIDE_ROOT: "outside the permitted roots",
   FS_READ_ONLY: "the root is read-only",
@@ -136,6 +145,8 @@ export function pathErrorMessage(
   detail?: string,
 ): string {
   let reason = REASONS[code];
+  // C4.3b: `permission denied (the file is read-only)`; an OS refusal carries no detail.
+  if (code === "FS_PERMISSION_DENIED" && detail) reason = `${reason} (${detail})`;
   if (code === "FS_NOT_OBSERVED" && op === "write") reason = WRITE_UNREAD_REASON;
   if (code === "FS_NOT_DIRECTORY") {
     // `list` and `glob` name a directory; any other op names a file below one.

@@ -7,7 +7,7 @@ import { ENTRY_REASONS } from "../../render/entry_render.ts";
 import type { FsEntryType } from "../../types.ts";
 import type { FsRemoveOptions, FsRemoveOutcome, FsTarget, FsTreeEntry } from "../fs_provider.ts";
 import type { Containment, WorkDir } from "./_containment.ts";
-import { lockAbortably, openVerified } from "./_open.ts";
+import { lockAbortably, openVerified, refuseReadOnly } from "./_open.ts";
 import { closeQuietly, lstatOrNull, sameFile } from "./_stat.ts";
 import type { Versioner } from "./_version.ts";
 
@@ -100,8 +100,8 @@ export async function lockFile(
 const MAX_HELD = 512;
 
 /**
- * Every regular file of a listing locked, each at the version `expect` wants (else FS_STALE);
- * the locks are kept (returned) for up to {@linkcode MAX_HELD} files.
+ * Every regular file of a listing locked, each at the version `expect` wants (else FS_STALE)
+ * and writable by this process (else C4.3b's FS_PERMISSION_DENIED); the locks are kept (returned) for up to {@linkcode MAX_HELD} files.
  */
 async function lockAll(
   c: Containment,
@@ -118,6 +118,7 @@ async function lockAll(
       if (expect && wanted === undefined) throw new FsError("FS_STALE");
       const { file, info } = await lockFile(c, path, signal);
       held.push(file);
+      await refuseReadOnly(path, info); // C4.3b: a read-only file is never removed
       if (wanted !== undefined && await versions.version(info, null, file) !== wanted) {
         throw new FsError("FS_STALE");
       }

@@ -2,12 +2,14 @@
 // inside a root) and the locked read of a file about to be replaced. Private to
 // src/provider/local.
 
+import { constants as fsConstants, promises as nodeFs } from "node:fs";
 import { FsError } from "../../fs_error.ts";
-import { IO_DETAILS } from "../../render/errors.ts";
+import { IO_DETAILS, PERMISSION_DETAILS } from "../../render/errors.ts";
 import type { FsPrecondition } from "../fs_provider.ts";
 import type { Containment } from "./_containment.ts";
+import { fdPathsAvailable, openLocation } from "./_fd_paths.ts";
 import { readAll } from "./_read.ts";
-import { closeQuietly } from "./_stat.ts";
+import { closeQuietly, sameFile } from "./_stat.ts";
 import type { Versioner } from "./_version.ts";
 
 /** How long a lock wait sleeps between tries at most (C7.2: an abort is seen within it). */
@@ -112,11 +114,55 @@ export async function lockCurrent(
         file.close();
         continue;
       }
+      await refuseReadOnly(path, info);
       return { info, held: file };
     } catch (error) {
       closeQuietly(file);
       throw error;
     }
+  }
+}
+
+/** `open(2)` flags of the write probe by path: no link followed, no FIFO waited on, no tty. */
+const PROBE_BY_PATH = fsConstants.O_WRONLY | fsConstants.O_NOFOLLOW | fsConstants.O_NONBLOCK |
+  fsConstants.O_NOCTTY;
+
+/**
+ * C4.3b: refuses to replace or remove the open regular file `info` (held by the caller, found at
+ * `path`) when its permission bits deny this process writing it: exactly when an in-place open
+ * for writing is refused (mode `0444` for anyone but the superuser), though the rename or
+ * unlink that replaces or removes it would succeed. The open file is opened again for writing
+ * (through /proc/self/fd where Deno allows, so it is that very file; else by `path`, never
+ * following a link, and checked to be the same file); nothing is written, truncated or
+ * created. Only a refusal by permission (EACCES, EPERM) counts: any other failure of the probe
+ * leaves the decision to the call itself.
+ *
+ * @throws {FsError} `FS_PERMISSION_DENIED` with the read-only detail.
+ */
+export async function refuseReadOnly(path: string, info: Deno.FileInfo): Promise<void> {
+  let refused = false;
+  try {
+    const where = fdPathsAvailable() ? openLocation(info) : null;
+    if (where) {
+      (await Deno.open(where.handle, { write: true })).close();
+    } else {
+      const probe = await nodeFs.open(path, PROBE_BY_PATH);
+      try {
+        if (!sameFile(await probe.stat(), info)) {
+          throw new FsError("FS_IO_ERROR", { detail: IO_DETAILS.replacedWhileOpening });
+        }
+      } finally {
+        await probe.close();
+      }
+    }
+  } catch (error) {
+    if (error instanceof FsError) throw error;
+    const code = (error as { code?: unknown })?.code;
+    refused = error instanceof Deno.errors.PermissionDenied || code === "EACCES" ||
+      code === "EPERM";
+  }
+  if (refused) {
+    throw new FsError("FS_PERMISSION_DENIED", { detail: PERMISSION_DETAILS.readOnlyFile });
   }
 }
 
