@@ -5,9 +5,10 @@
  *
  * - the model gets exactly toolfs's text (`toModelOutput`), never the JSON of the whole result
  *   (which, after a write or edit, carries the file twice);
- * - a failure reaches the model as toolfs's `Error: …` text, marked as an error
- *   (`error-text`), and the full result, value or error code included, stays in your
- *   `toolResults`;
+ * - a failure follows the SDK's convention for a failed tool: `execute` rejects with an
+ *   {@linkcode AiSdkToolError}, so the host sees a `tool-error` part (in `steps[].content`,
+ *   `onStepFinish`, the stream and the UI) and the model gets exactly toolfs's `Error: …` text
+ *   as `error-text`; the error carries the whole result (its `code` included);
  * - the SDK does not validate the arguments first, so the model gets toolfs's messages (which
  *   name the argument and suggest a fix) rather than a schema validator's;
  * - the call's `abortSignal` cancels the tool call.
@@ -78,9 +79,12 @@ export interface AiSdkFsTool {
   description: string;
   /** The tool's JSON Schema, which the SDK sends the model without validating arguments. */
   inputSchema: FsInputSchema;
-  /** Runs the tool; the result, value or error code included, stays in `toolResults`. */
+  /**
+   * Runs the tool: resolves to the result (value included, in `toolResults`), or rejects with
+   * an {@linkcode AiSdkToolError} for a failure (a `tool-error` part).
+   */
   execute: (input: Record<string, unknown>, options: AiSdkToolCallOptions) => Promise<FsToolResult>;
-  /** Exactly toolfs's text for the model, `error-text` for a failure, images after the text. */
+  /** Exactly toolfs's text for the model, images after the text. */
   toModelOutput: (options: { output: FsToolResult }) => AiSdkModelOutput;
 }
 
@@ -111,16 +115,63 @@ export function toAiSdkTools(
       // A Standard JSON Schema that accepts anything: the arguments reach `execute` as the
       // model sent them, and toolfs judges them.
       inputSchema: unvalidated(definition),
-      execute: (input, { abortSignal }) =>
-        tools.execute(definition.name, input, {
+      execute: async (input, { abortSignal }) => {
+        const result = await tools.execute(definition.name, input, {
           session: options.session,
           cwd: options.cwd,
           signal: abortSignal,
-        }),
+        });
+        if (result.isError) throw new AiSdkToolError(result);
+        return result;
+      },
       toModelOutput: ({ output }) => modelOutput(output),
     };
   }
   return set;
+}
+
+/**
+ * A toolfs failure as the AI SDK expects a failed tool to report it: `execute` rejects with
+ * it, the SDK records a `tool-error` part, and the model gets `String(error)`, which is exactly
+ * toolfs's text (`Error: cannot read "a.txt": not found`).
+ *
+ * @example Tell a toolfs failure in a step's content
+ * ```ts ignore
+ * import { AiSdkToolError } from "@toolfs/fs/ai-sdk";
+ *
+ * for (const part of result.steps[0].content) {
+ *   if (part.type === "tool-error" && part.error instanceof AiSdkToolError) {
+ *     console.log(part.error.code, part.error.result.content);
+ *   }
+ * }
+ * ```
+ */
+export class AiSdkToolError extends Error {
+  /** The whole toolfs result: `content` is the model's text, `error` the name and code. */
+  readonly result: FsToolResult;
+  /** The error code, e.g. `FS_NOT_FOUND` (C7). */
+  readonly code: string;
+
+  /**
+   * Wraps a failed result.
+   *
+   * @param result The result, `isError: true`.
+   */
+  constructor(result: FsToolResult) {
+    super(result.content.replace(/^Error: /, ""));
+    this.name = "AiSdkToolError";
+    this.result = result;
+    this.code = result.error?.code ?? "FS_IO_ERROR";
+  }
+
+  /**
+   * Exactly toolfs's text, which the SDK sends the model as `error-text`.
+   *
+   * @returns The `Error: …` text.
+   */
+  override toString(): string {
+    return this.result.content;
+  }
 }
 
 function modelOutput(output: FsToolResult): AiSdkModelOutput {

@@ -38,6 +38,7 @@ import { DynamicStructuredTool } from "npm:@langchain/core@1.4.0/tools";
 import {
   type ApplyPatchOperation,
   applyPatchOperation,
+  type ApplyPatchOutcome,
   type FsToolResult,
   type FsTools,
 } from "../mod.ts";
@@ -91,8 +92,11 @@ export interface LangChainToolMessage {
   name?: string;
   /** `error` when the tool call failed. */
   status?: "success" | "error";
-  /** The whole toolfs result (value or error code), for the host. */
-  artifact?: FsToolResult;
+  /**
+   * The whole toolfs result (value or error code), for the host; for an apply_patch call, the
+   * operation's `{ status, output }`.
+   */
+  artifact?: FsToolResult | ApplyPatchOutcome;
 }
 
 /** The parts of LangChain's run config that toolfs uses. */
@@ -161,8 +165,11 @@ export interface LangChainFsTool {
 export function toLangChainTools(
   tools: FsTools,
   options: LangChainToolsOptions = {},
-): LangChainFsTool[] {
-  return tools.definitions.map((definition) =>
+): [LangChainFsTool, ...LangChainFsTool[]] {
+  if (tools.definitions.length === 0) {
+    throw new TypeError("toLangChainTools needs tools with at least one definition");
+  }
+  const [first, ...rest] = tools.definitions.map((definition) =>
     new DynamicStructuredTool({
       name: definition.name,
       description: definition.description,
@@ -173,28 +180,74 @@ export function toLangChainTools(
           cwd: options.cwd,
           signal: config?.signal,
         });
-        const id = (config as { toolCall?: { id?: string } } | undefined)?.toolCall?.id;
-        if (typeof id !== "string") return result.content;
-        return new ToolMessage({
-          content: messageContent(result),
-          tool_call_id: id,
-          name: definition.name,
-          status: result.isError ? "error" : "success",
-          artifact: result,
-        });
+        const id = toolCallId(config);
+        if (id === undefined) return result.content;
+        return toolMessage(result, id, definition.name, messageContent(result));
       },
     }) as LangChainFsTool
   );
+  // A tuple with a first element: `createAgent({ tools: [...toLangChainTools(t), other] })`
+  // infers its tools as a tuple only when the spread one has an element 0 (else TS2769).
+  return [first, ...rest];
+}
+
+/** The `ToolMessage` answering call `id`: `status: "error"` for a failure (C7.1). */
+function toolMessage(
+  result: FsToolResult | ApplyPatchOutcome,
+  id: string,
+  name: string,
+  content: string | LangChainContentPart[],
+): ToolMessage {
+  const failed = "isError" in result ? result.isError : result.status === "failed";
+  return new ToolMessage({
+    content,
+    tool_call_id: id,
+    name,
+    status: failed ? "error" : "success",
+    artifact: result,
+  });
+}
+
+/** The id of the tool call a LangChain run config carries, if any. */
+function toolCallId(config: unknown): string | undefined {
+  const id = (config as { toolCall?: { id?: unknown } } | undefined)?.toolCall?.id;
+  return typeof id === "string" ? id : undefined;
 }
 
 /** An `apply_patch` operation as `@langchain/openai`'s `applyPatch` tool hands it over. */
 export type LangChainPatchOperation = ApplyPatchOperation;
 
+/** The run config LangChain passes a tool's function; `toolCall` when invoked with a tool call. */
+export interface LangChainPatchCallConfig extends LangChainCallConfig {
+  /** The tool call being answered. */
+  toolCall?: { id?: string; name?: string };
+}
+
+/**
+ * The `execute` {@linkcode toLangChainPatchExecute} returns: given only the operation (or
+ * plain arguments), toolfs's text; given LangChain's run config of a tool call, the
+ * `ToolMessage` answering it, `status: "error"` when the operation failed.
+ */
+export interface LangChainPatchExecute {
+  /** Applies the operation; resolves to toolfs's text (`Error: …` for a failure). */
+  (operation: LangChainPatchOperation): Promise<string>;
+  /**
+   * Applies the operation; for a tool call resolves to its `ToolMessage` (exactly toolfs's
+   * text, `status: "error"` for a failure, the outcome as `artifact`), else to the text.
+   */
+  (
+    operation: LangChainPatchOperation,
+    config: LangChainPatchCallConfig,
+  ): Promise<string | LangChainToolMessage>;
+}
+
 /**
  * An `execute` for `@langchain/openai`'s `tools.applyPatch({ execute })` (C16.4): every
  * operation the model sends runs through toolfs — inside the roots, under the read-before-write
- * policy of `session`, atomically for its file — and resolves to toolfs's text for it
- * (`Updated src/a.ts`, or `Error: …` with a hint), which becomes the tool's output.
+ * policy of `session`, atomically for its file — and its text (`Updated src/a.ts`, or
+ * `Error: …` with a hint) becomes the tool's output. Invoked with a tool call (as `ToolNode`
+ * and `createAgent` invoke it), it answers with a `ToolMessage` whose `status` is `"error"`
+ * when the operation failed, as toolfs's other LangChain tools do.
  *
  * @param tools The tools, from `createFsTools` (they need not expose `patch`).
  * @param options The session and session directory.
@@ -217,12 +270,27 @@ export type LangChainPatchOperation = ApplyPatchOperation;
 export function toLangChainPatchExecute(
   tools: FsTools,
   options: LangChainToolsOptions = {},
-): (operation: LangChainPatchOperation) => Promise<string> {
-  return async (operation) =>
-    (await applyPatchOperation(tools, operation, {
+): LangChainPatchExecute {
+  async function execute(operation: LangChainPatchOperation): Promise<string>;
+  async function execute(
+    operation: LangChainPatchOperation,
+    config: LangChainPatchCallConfig,
+  ): Promise<string | LangChainToolMessage>;
+  async function execute(
+    operation: LangChainPatchOperation,
+    config?: LangChainPatchCallConfig,
+  ): Promise<string | LangChainToolMessage> {
+    const outcome = await applyPatchOperation(tools, operation, {
       session: options.session,
       cwd: options.cwd,
-    })).output;
+      signal: config?.signal,
+    });
+    const id = toolCallId(config);
+    if (id === undefined) return outcome.output;
+    const name = config?.toolCall?.name ?? "apply_patch";
+    return toolMessage(outcome, id, name, outcome.output) as LangChainToolMessage;
+  }
+  return execute;
 }
 
 function messageContent(result: FsToolResult): string | LangChainContentPart[] {

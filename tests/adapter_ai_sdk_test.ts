@@ -17,7 +17,7 @@ const { generateText, stepCountIs } = ignore ? {} as typeof import("ai") : await
 const { MockLanguageModelV4: Model } = ignore
   ? {} as typeof import("ai/test")
   : await import("ai/test");
-const { toAiSdkTools } = ignore
+const { AiSdkToolError, toAiSdkTools } = ignore
   ? {} as typeof import("../adapters/ai_sdk.ts")
   : await import("../adapters/ai_sdk.ts");
 
@@ -66,7 +66,7 @@ function toolOutputs(model: MockLanguageModelV4): Record<string, unknown> {
 }
 
 Deno.test(
-  "ai-sdk: the model gets exactly toolfs's text, errors as error-text (C7.1)",
+  "ai-sdk: the model gets exactly toolfs's text, errors as error-text and tool-error parts (C7.1, issue 34.5)",
   { ignore },
   async () => {
     await using box = await sandbox("local", { "a.txt": "hello\nworld\n" });
@@ -95,13 +95,26 @@ Deno.test(
       call_1: { type: "error-text", value: "Error: limit must be a positive integer" },
       call_2: { type: "error-text", value: expected[2].content },
     });
-    // The host still has the whole result: value and error code.
-    const results = result.steps[0].toolResults;
-    assertEquals(results.map((r) => (r.output as { isError: boolean }).isError), [
-      false,
-      true,
-      true,
+    // The host sees each failure as the SDK's tool-error (issue 34.5), carrying the whole
+    // result; the success stays a tool-result with its value.
+    const parts = result.steps[0].content.flatMap((part) =>
+      part.type === "tool-result"
+        ? [[part.type, part.toolCallId, (part.output as FsToolResult).isError]]
+        : part.type === "tool-error"
+        ? [[part.type, part.toolCallId, (part.error as InstanceType<typeof AiSdkToolError>).code]]
+        : []
+    );
+    assertEquals(parts, [
+      ["tool-result", "call_0", false],
+      ["tool-error", "call_1", "FS_INVALID_ARGUMENT"],
+      ["tool-error", "call_2", "FS_NOT_FOUND"],
     ]);
+    const error = result.steps[0].content.find((part) => part.type === "tool-error")!;
+    assertEquals(
+      error.type === "tool-error" && error.error instanceof AiSdkToolError &&
+        [String(error.error), error.error.result.error],
+      ["Error: limit must be a positive integer", { name: "FsError", code: "FS_INVALID_ARGUMENT" }],
+    );
   },
 );
 
@@ -172,10 +185,10 @@ Deno.test("ai-sdk: the call's abortSignal reaches the tool (C7.2)", { ignore }, 
     context: {},
   };
   const asSdk: { set: ToolSet; read: Tool } = { set, read: set.read };
-  const output: FsToolResult = await set.read.execute({ file_path: "a.txt" }, sdkOptions);
+  const failure = await set.read.execute({ file_path: "a.txt" }, sdkOptions).catch((e) => e);
   assertEquals(asSdk.read.description, tools.definitions[1].description);
-  assertEquals(output.content, 'Error: cannot read "a.txt": aborted');
-  assertEquals(output.error?.code, "FS_ABORTED");
+  assertEquals(String(failure), 'Error: cannot read "a.txt": aborted');
+  assertEquals(failure.code, "FS_ABORTED");
 });
 
 Deno.test("ai-sdk: an image read reaches the model as content: the text, then the image (C17.3)", {

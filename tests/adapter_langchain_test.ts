@@ -133,3 +133,35 @@ Deno.test("langchain: an image read is a ToolMessage with a text block, then an 
   // LangChain's own view of the blocks: standard text and image blocks.
   assertEquals(message.contentBlocks.map((block) => block.type), ["text", "image"]);
 });
+
+Deno.test("langchain: createAgent takes toolfs's tools before another tool, and a failure is status error (issue 34.5)", async () => {
+  // `deno check` of this file is the type test: `[...toLangChainTools(t), other]` was TS2769.
+  const { createAgent, FakeToolCallingModel, tool } = await import("npm:langchain@1.5.14");
+  const { z } = await import("zod");
+  await using box = await sandbox("local", { "a.txt": "hello\n" });
+  const { root } = box;
+  const tools = createFsTools({ fs: new LocalFileSystem({ roots: [root] }) });
+  const other = tool(({ q }: { q: string }) => q, {
+    name: "echo",
+    description: "Echoes q.",
+    schema: z.object({ q: z.string() }),
+  });
+  const model = new FakeToolCallingModel({
+    toolCalls: [[
+      { id: "c1", name: "read", args: { file_path: "a.txt" } },
+      { id: "c2", name: "read", args: { file_path: "missing.txt" } },
+      { id: "c3", name: "echo", args: { q: "hi" } },
+    ], []],
+  });
+  const agent = createAgent({ model, tools: [...toLangChainTools(tools, { session: {} }), other] });
+  const { messages } = await agent.invoke({ messages: [{ role: "user", content: "go" }] });
+  const answers = messages.filter((m) => m instanceof ToolMessage).map((m) => {
+    const message = m as ToolMessage;
+    return [message.tool_call_id, message.status, message.content];
+  });
+  assertEquals(answers, [
+    ["c1", "success", (await tools.execute("read", { file_path: "a.txt" })).content],
+    ["c2", "error", 'Error: cannot read "missing.txt": not found'],
+    ["c3", "success", "hi"],
+  ]);
+});
