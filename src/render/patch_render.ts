@@ -195,6 +195,31 @@ export function hunkMissReason(hint: HunkMissHint): string {
 }
 
 /**
+ * The reason of a hunk without an anchor whose lines occur at more than one place from the
+ * cursor (C16.2): refused, never applied at a guess.
+ *
+ * @param lines The 1-based lines where the matches start, ascending.
+ * @returns The reason, for {@linkcode patchFileMessage}.
+ *
+ * @example Usage
+ * ```ts
+ * import { equal } from "node:assert/strict";
+ * import { hunkAmbiguousReason } from "./patch_render.ts";
+ *
+ * equal(
+ *   hunkAmbiguousReason([3, 16]),
+ *   "the lines to replace occur 2 times (lines 3, 16); add an @@ line naming the enclosing function or class, or more context",
+ * );
+ * ```
+ */
+export function hunkAmbiguousReason(lines: readonly number[]): string {
+  const shown: (number | string)[] = lines.length > 10 ? [...lines.slice(0, 10), "…"] : [...lines];
+  return `the lines to replace occur ${lines.length} times (lines ${
+    shown.join(", ")
+  }); add an @@ line naming the enclosing function or class, or more context`;
+}
+
+/**
  * The tail added to a failure that came after some files had changed: they were put back, or
  * those that could not be are named.
  *

@@ -7,6 +7,7 @@ import type { FsPrecondition, FsTarget } from "../../provider/fs_provider.ts";
 import { displayPath } from "../../provider/roots.ts";
 import { pathErrorMessage } from "../../render/errors.ts";
 import {
+  hunkAmbiguousReason,
   type HunkMissHint,
   hunkMissReason,
   PATCH_REASONS,
@@ -266,6 +267,10 @@ function locate(
     const hunk = op.hunks[error.hunk];
     const place = { ...file.place, hunk: error.hunk + 1, line: hunk.patchLine };
     const problem = error.problem;
+    if (problem.kind === "ambiguous") {
+      const reason = hunkAmbiguousReason(problem.lines);
+      throw fileError("FS_AMBIGUOUS_MATCH", { shown: file.shown, place }, reason);
+    }
     const hint: HunkMissHint = problem.kind === "anchor"
       ? { kind: "anchor", anchor: problem.anchor }
       : missHint(bytes, problem.oldLines.join("\n"));

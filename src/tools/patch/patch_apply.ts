@@ -1,8 +1,9 @@
 /**
  * Applying a V4A update to a file's bytes (CONTRACT C16.2). Works on bytes like `edit`: lines
  * the hunks do not change (context lines included) are copied byte for byte, a BOM and invalid
- * UTF-8 elsewhere survive, added lines take the file's line break (`\r\n` when those outnumber
- * bare `\n`), and a file without a final line break keeps lacking one. Pure: no I/O.
+ * UTF-8 elsewhere survive, a replaced line keeps the line break of the line it replaces, an
+ * added line takes the break of the line above it (the file's majority break at the top), and a
+ * file without a final line break keeps lacking one. Pure: no I/O.
  *
  * @module
  */
@@ -121,18 +122,30 @@ export function applyHunks(bytes: Uint8Array, hunks: readonly PatchHunk[]): Patc
   return rebuild(file, locateHunks(file.texts, hunks));
 }
 
-/** A line of the new file: an old line by index, or an added line's text. */
-type Row = number | string;
+/**
+ * A line of the new file: an old line by index, or an added line's text with the old line whose
+ * line break it takes (the line it replaces, else the line above it; -1 for the file's majority
+ * break).
+ */
+type Row = number | { text: string; breakOf: number };
 
 function rebuild(file: FileLines, placements: readonly HunkPlacement[]): PatchedBytes {
   const rows: Row[] = [];
   let line = 0;
   for (const { start, length, lines } of placements) {
     while (line < start) rows.push(line++);
+    // Removed lines not yet paired with an added line: the i-th `+` after a run of `-` lines
+    // replaces the i-th of them and keeps its line break (C16.2).
+    const removed: number[] = [];
     for (const { kind, text } of lines) {
-      if (kind === "+") rows.push(text);
-      else if (kind === " ") rows.push(line++);
-      else line++;
+      if (kind === "+") {
+        rows.push({ text, breakOf: removed.shift() ?? breakAbove(rows) });
+      } else if (kind === " ") {
+        removed.length = 0;
+        rows.push(line++);
+      } else {
+        removed.push(line++);
+      }
     }
     line = start + length;
   }
@@ -157,21 +170,31 @@ function rebuild(file: FileLines, placements: readonly HunkPlacement[]): Patched
     }
     length += piece.length;
   };
-  push(file.bytes.subarray(0, file.bodyStart));
+  const { bytes, starts, ends, nexts } = file;
+  /** The line break of old line `row`; the file's majority break for -1 or a line without. */
+  const breakOf = (row: number) =>
+    row >= 0 && ends[row] < nexts[row] ? bytes.subarray(ends[row], nexts[row]) : file.eol;
+  push(bytes.subarray(0, file.bodyStart));
   rows.forEach((row, i) => {
     const last = i === rows.length - 1;
-    if (typeof row === "string") {
-      push(encoder.encode(row));
-      if (!last || file.finalBreak) push(file.eol);
+    if (typeof row !== "number") {
+      push(encoder.encode(row.text));
+      if (!last || file.finalBreak) push(breakOf(row.breakOf));
       return;
     }
-    const { bytes, starts, ends, nexts } = file;
     if (last && !file.finalBreak) return push(bytes.subarray(starts[row], ends[row]));
     // An old line keeps its own break; the old last line, if it had none, gets the file's.
     push(bytes.subarray(starts[row], nexts[row]));
     if (ends[row] === nexts[row]) push(file.eol);
   });
   return { pieces, length };
+}
+
+/** The old line whose break an added line takes from the row above it (-1 at the top). */
+function breakAbove(rows: readonly Row[]): number {
+  const above = rows.at(-1);
+  if (above === undefined) return -1;
+  return typeof above === "number" ? above : above.breakOf;
 }
 
 /**

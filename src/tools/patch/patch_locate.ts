@@ -1,9 +1,11 @@
 /**
  * Where a V4A patch's hunks apply (CONTRACT C16.2), as OpenAI's reference implementation finds
- * them: each hunk's old lines are sought from where the previous hunk ended, first exactly,
- * then ignoring trailing whitespace, then ignoring leading and trailing whitespace; an anchor
- * (`@@ def foo`) moves the search below the line it names; `*** End of File` looks at the end
- * first. Pure: no I/O, no text for a model.
+ * them: each hunk's old lines are sought from the cursor at four levels, each over the whole
+ * range before the next (exact; ignoring trailing whitespace; ignoring leading and trailing
+ * whitespace; that with typographic punctuation read as ASCII); each `@@ <anchor>` line moves
+ * the cursor below the line it names; `*** End of File` matches only at the end; a hunk without
+ * an anchor that matches at more than one place is refused, never applied at a guess. Pure: no
+ * I/O, no text for a model.
  *
  * @module
  */
@@ -21,7 +23,9 @@ export interface HunkPlacement {
 /** Why a hunk could not be placed. */
 export type PatchLocateProblem =
   | { kind: "anchor"; anchor: string }
-  | { kind: "lines"; oldLines: string[] };
+  | { kind: "lines"; oldLines: string[] }
+  /** The hunk has no anchor and its lines occur at each of these 1-based lines (C16.2). */
+  | { kind: "ambiguous"; lines: number[] };
 
 /** A hunk that could not be placed: its 0-based index among the update's hunks and why. */
 export class PatchLocateError extends Error {
@@ -38,21 +42,77 @@ export class PatchLocateError extends Error {
 
 type Compare = (line: string, pattern: string) => boolean;
 
-const PASSES: readonly Compare[] = [
+/** Typographic punctuation the fourth level reads as ASCII (C16.2), as the reference does. */
+const TYPOGRAPHIC =
+  /[\u2010-\u2015\u2212\u2018-\u201b\u201c-\u201f\u00a0\u2002-\u200a\u202f\u205f\u3000]/g;
+
+function asAscii(char: string): string {
+  const code = char.charCodeAt(0);
+  if ((code >= 0x2010 && code <= 0x2015) || code === 0x2212) return "-";
+  if (code >= 0x2018 && code <= 0x201b) return "'";
+  if (code >= 0x201c && code <= 0x201f) return '"';
+  return " ";
+}
+
+/** A line trimmed, with typographic dashes, quotes and spaces read as ASCII. */
+export function normalizeLine(line: string): string {
+  return line.trim().replace(TYPOGRAPHIC, asAscii);
+}
+
+/** The four levels, strictest first. */
+const LEVELS: readonly Compare[] = [
   (line, pattern) => line === pattern,
   (line, pattern) => line.trimEnd() === pattern.trimEnd(),
   (line, pattern) => line.trim() === pattern.trim(),
+  (line, pattern) => normalizeLine(line) === normalizeLine(pattern),
 ];
 
 /**
- * The first index at or after `start` where `pattern` occurs in `lines`, trying each pass of
- * the reference implementation over the whole range before the next; with `endOfFile`, the
- * position that ends the file is tried first.
+ * Every index at or after `start` where `pattern` occurs in `lines`, at the first of the four
+ * levels that finds it at all; with `endOfFile`, only the index that ends the file is tried.
+ *
+ * @param lines The file's lines, without line breaks.
+ * @param pattern The lines sought (not empty).
+ * @param start The first index a match may start at.
+ * @param endOfFile Whether the pattern must end the file.
+ * @returns The indexes, ascending; empty when none.
+ *
+ * @example Usage
+ * ```ts
+ * import { deepEqual } from "node:assert/strict";
+ * import { seekAll } from "./patch_locate.ts";
+ *
+ * deepEqual(seekAll(["a", "b", "a", "b"], ["a", "b"], 0, false), [0, 2]);
+ * deepEqual(seekAll(["a\u2013b"], ["a-b"], 0, false), [0]);
+ * ```
+ */
+export function seekAll(
+  lines: readonly string[],
+  pattern: readonly string[],
+  start: number,
+  endOfFile: boolean,
+): number[] {
+  const last = lines.length - pattern.length;
+  if (last < 0 || start > last) return [];
+  const first = endOfFile ? last : start;
+  for (const same of LEVELS) {
+    const found: number[] = [];
+    for (let i = first; i <= last; i++) {
+      if (matchesAt(lines, pattern, i, same)) found.push(i);
+    }
+    if (found.length > 0) return found;
+  }
+  return [];
+}
+
+/**
+ * The first index at or after `start` where `pattern` occurs in `lines` (see
+ * {@linkcode seekAll}); `start` itself for an empty pattern.
  *
  * @param lines The file's lines, without line breaks.
  * @param pattern The lines sought.
  * @param start The first index a match may start at.
- * @param endOfFile Whether the pattern should end the file.
+ * @param endOfFile Whether the pattern must end the file.
  * @returns The index, or -1.
  *
  * @example Usage
@@ -70,15 +130,7 @@ export function seekLines(
   endOfFile: boolean,
 ): number {
   if (pattern.length === 0) return start;
-  const last = lines.length - pattern.length;
-  if (last < 0) return -1;
-  for (const same of PASSES) {
-    if (endOfFile && matchesAt(lines, pattern, last, same)) return last;
-    for (let i = start; i <= last; i++) {
-      if (matchesAt(lines, pattern, i, same)) return i;
-    }
-  }
-  return -1;
+  return seekAll(lines, pattern, start, endOfFile)[0] ?? -1;
 }
 
 function matchesAt(
@@ -99,12 +151,15 @@ export function oldLinesOf(lines: readonly PatchLine[]): string[] {
 }
 
 /**
- * Places every hunk of an update, in order; hunks never overlap and never go backwards.
+ * Places every hunk of an update, in order from the cursor (C16.2). Placements come back sorted
+ * by position: a pure addition without an anchor goes to the end of the file and leaves the
+ * cursor where it was, so a later hunk may lie above it.
  *
  * @param lines The file's lines, without line breaks.
  * @param hunks The update's hunks.
- * @returns One placement per hunk, ascending.
- * @throws {PatchLocateError} For the first hunk that cannot be placed.
+ * @returns One placement per hunk, ascending, never overlapping.
+ * @throws {PatchLocateError} For the first hunk that cannot be placed, or that has no anchor
+ * and matches at more than one place.
  *
  * @example Usage
  * ```ts
@@ -124,38 +179,54 @@ export function locateHunks(
   hunks: readonly PatchHunk[],
 ): HunkPlacement[] {
   const placements: HunkPlacement[] = [];
-  let from = 0;
+  let cursor = 0;
   hunks.forEach((hunk, index) => {
-    if (hunk.anchor !== undefined) {
-      const at = seekLines(lines, [hunk.anchor], from, false);
-      if (at < 0) throw new PatchLocateError(index, { kind: "anchor", anchor: hunk.anchor });
-      from = at + 1;
+    for (const anchor of hunk.anchors ?? []) {
+      const at = seekLines(lines, [anchor], cursor, false);
+      if (at < 0) throw new PatchLocateError(index, { kind: "anchor", anchor });
+      cursor = at + 1;
     }
-    const placement = place(lines, hunk, from);
-    if (!placement) {
-      throw new PatchLocateError(index, { kind: "lines", oldLines: oldLinesOf(hunk.lines) });
-    }
+    const placement = place(lines, hunk, cursor, index);
     placements.push(placement);
-    from = placement.start + placement.length;
+    // A pure addition leaves the cursor where it was.
+    if (placement.length > 0) cursor = placement.start + placement.length;
   });
-  return placements;
+  // Stable: insertions at one place keep patch order.
+  return placements.map((placement, order) => ({ placement, order }))
+    .sort((a, b) => a.placement.start - b.placement.start || a.order - b.order)
+    .map(({ placement }) => placement);
 }
 
-/** One hunk's placement at or after `from`, or null. */
-function place(lines: readonly string[], hunk: PatchHunk, from: number): HunkPlacement | null {
+/** One hunk's placement at or after `from`; throws when there is none or several. */
+function place(
+  lines: readonly string[],
+  hunk: PatchHunk,
+  from: number,
+  index: number,
+): HunkPlacement {
   let body = hunk.lines;
   let old = oldLinesOf(body);
   if (old.length === 0) {
-    // Only additions: below the anchor when there is one, else at the end of the file.
-    const start = hunk.anchor !== undefined && !hunk.endOfFile ? from : lines.length;
+    // Only additions: below the last anchor when there is one, else at the end of the file.
+    const start = hunk.anchors !== undefined && !hunk.endOfFile ? from : lines.length;
     return { start, length: 0, lines: body };
   }
-  let start = seekLines(lines, old, from, hunk.endOfFile);
-  if (start < 0 && old.at(-1) === "" && body.at(-1)?.kind !== "+") {
+  let found = seekAll(lines, old, from, hunk.endOfFile);
+  if (found.length === 0 && old.at(-1) === "" && body.at(-1)?.kind !== "+") {
     // A final empty context or removed line often stands for the file's last line break.
-    body = body.slice(0, -1);
-    old = old.slice(0, -1);
-    start = seekLines(lines, old, from, hunk.endOfFile);
+    const shorter = old.slice(0, -1);
+    const retry = shorter.length === 0 ? [] : seekAll(lines, shorter, from, hunk.endOfFile);
+    if (retry.length > 0) {
+      body = body.slice(0, -1);
+      old = shorter;
+      found = retry;
+    }
   }
-  return start < 0 ? null : { start, length: old.length, lines: body };
+  if (found.length === 0) {
+    throw new PatchLocateError(index, { kind: "lines", oldLines: oldLinesOf(hunk.lines) });
+  }
+  if (found.length > 1 && hunk.anchors === undefined) {
+    throw new PatchLocateError(index, { kind: "ambiguous", lines: found.map((at) => at + 1) });
+  }
+  return { start: found[0], length: old.length, lines: body };
 }

@@ -1,7 +1,10 @@
 /**
  * The V4A patch parser (CONTRACT C16.1): the `*** Begin Patch` envelope OpenAI's `apply_patch`
- * uses, read into operations. Lenient where the reference implementation is (whitespace around
- * markers, blank lines between hunks, a first hunk without `@@`). Failures are structured
+ * uses, read into operations. Lenient where the reference implementation and the Agents SDK are
+ * (C16.1a): a heredoc wrapper (`<<EOF` … `EOF`) is removed, whitespace around markers and blank
+ * lines between hunks are allowed, a first hunk may lack `@@`, several `@@ <anchor>` lines may
+ * stand before a hunk, and a unified-diff range header (`@@ -1,2 +1,2 @@`) counts as a bare
+ * `@@`. Failures are structured
  * (`PatchParseError`); their text is rendered in `src/render/patch_render.ts`. Pure: no I/O.
  *
  * @module
@@ -13,10 +16,13 @@ export interface PatchLine {
   text: string;
 }
 
-/** A hunk of an update: an optional anchor line, its lines, and whether it ends the file. */
+/** A hunk of an update: its anchor lines, its lines, and whether it ends the file. */
 export interface PatchHunk {
-  /** The text after `@@ `, a line the hunk lies below; absent for a bare `@@`. */
-  anchor?: string;
+  /**
+   * The texts after `@@ `, in order: lines the hunk lies below, each sought after the one
+   * before it; absent when the hunk has only bare `@@` lines (or none).
+   */
+  anchors?: string[];
   lines: PatchLine[];
   /** `*** End of File` closed the hunk: its lines end the file. */
   endOfFile: boolean;
@@ -63,6 +69,10 @@ const DELETE = "*** Delete File:";
 const UPDATE = "*** Update File:";
 const MOVE = "*** Move to:";
 const END_OF_FILE = "*** End of File";
+/** The first lines of a heredoc wrapper the reference implementation removes (C16.1a). */
+const HEREDOC_OPENERS = new Set(["<<EOF", "<<'EOF'", '<<"EOF"']);
+/** A unified-diff range header, `@@ -12,7 +12,8 @@` with or without trailing text. */
+const RANGE_HEADER = /^@@ -\d+(?:,\d+)? \+\d+(?:,\d+)? @@/;
 
 /**
  * Parses a V4A patch.
@@ -87,6 +97,16 @@ export function parsePatch(patch: string): PatchOperation[] {
   while (first < all.length && all[first].trim() === "") first++;
   let last = all.length - 1;
   while (last > first && all[last].trim() === "") last--;
+  // A heredoc wrapper around the envelope (C16.1a): `<<EOF` (quoted or not) first, `EOF` last.
+  if (
+    first < all.length && HEREDOC_OPENERS.has(all[first].trim()) &&
+    all[last].trim() === "EOF" && last - first >= 3
+  ) {
+    first++;
+    last--;
+    while (first < last && all[first].trim() === "") first++;
+    while (last > first && all[last].trim() === "") last--;
+  }
   if (first >= all.length || all[first].trim() !== BEGIN) {
     throw new PatchParseError(first < all.length ? first + 1 : 1, { kind: "begin" });
   }
@@ -187,18 +207,28 @@ function readHunks(reader: Reader): PatchHunk[] {
   return hunks;
 }
 
-/** One hunk: `@@` or `@@ <anchor>` (optional for the first), then its lines. */
+/**
+ * One hunk: its `@@` lines (bare, a range header, or `@@ <anchor>`; optional for the first hunk),
+ * then its lines.
+ */
 function readHunk(reader: Reader, first: boolean): PatchHunk {
   const patchLine = reader.lineNumber();
-  const head = reader.peek();
-  let anchor: string | undefined;
-  if (head.trim() === "@@") {
+  const anchors: string[] = [];
+  let heads = 0;
+  while (!reader.done()) {
+    const head = reader.peek();
+    if (head.trim() === "@@" || RANGE_HEADER.test(head)) {
+      // A bare `@@` or a range header: no anchor.
+    } else if (head.startsWith("@@ ")) {
+      anchors.push(head.slice(3));
+    } else {
+      break;
+    }
     reader.next();
-  } else if (head.startsWith("@@ ")) {
-    anchor = head.slice(3);
-    reader.next();
-  } else if (!first) {
-    throw new PatchParseError(patchLine, { kind: "no-anchor", text: head });
+    heads++;
+  }
+  if (heads === 0 && !first) {
+    throw new PatchParseError(patchLine, { kind: "no-anchor", text: reader.peek() });
   }
   const lines: PatchLine[] = [];
   let endOfFile = false;
@@ -232,9 +262,9 @@ function readHunk(reader: Reader, first: boolean): PatchHunk {
     lines.length -= Math.max(0, Math.min(blanks, lines.length - 1));
   }
   if (lines.length === 0) throw new PatchParseError(patchLine, { kind: "empty-hunk" });
-  return anchor === undefined
+  return anchors.length === 0
     ? { lines, endOfFile, patchLine }
-    : { anchor, lines, endOfFile, patchLine };
+    : { anchors, lines, endOfFile, patchLine };
 }
 
 /** Whether the reader stands at the end, an operation header or a hunk head. */

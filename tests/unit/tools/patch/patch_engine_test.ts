@@ -73,7 +73,7 @@ Deno.test("parsePatch reads add, delete and update with a move, anchors and End 
       patchLine: 6,
       hunks: [
         {
-          anchor: "function f() {",
+          anchors: ["function f() {"],
           lines: [
             { kind: " ", text: "const x = 1;" },
             { kind: "-", text: "return x;" },
