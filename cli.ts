@@ -10,9 +10,10 @@
  *
  * The tool's arguments are one JSON object, `--name value` flags, or positionals that fill the
  * tool's properties in schema order (`read <file_path> [offset] [limit]`). Standard output is
- * the tool's content byte for byte (a newline is added only on a terminal); the exit status is
- * 0 on success, 1 on a tool error (its `Error: …` text is still printed) or, as with `rg`, a
- * `grep` or `glob` that found nothing, and 2 when the tool did not run (usage, options, roots, session file), with the reason and the usage on stderr.
+ * the tool's content byte for byte (a newline is added only on a terminal); the exit status is,
+ * as with `rg`, 0 on success, 1 for a `grep` or `glob` that found nothing, and 2 for an error:
+ * the tool failed (its `Error: …` text is still printed, an unknown tool's too) or did not run
+ * (usage, options, roots, session file; the reason is on stderr).
  * `--json` prints the whole result, `--tokens` adds token counts on stderr, and
  * `--session FILE` keeps read observations between runs so a script can read, then edit.
  *
@@ -38,12 +39,14 @@ import {
   LocalFileSystem,
   type RootSpec,
 } from "./mod.ts";
-import { type CliRun, cliUsage, parseCli, parseToolArgs } from "./src/cli/args.ts";
+import { type CliRun, parseCli, parseToolArgs } from "./src/cli/args.ts";
+import { cliUsage } from "./src/cli/usage.ts";
 import { SessionFile } from "./src/cli/session_file.ts";
 import { countCliTokens } from "./src/cli/tokens.ts";
 import { findRoot } from "./src/provider/roots.ts";
 import { toolDefinitions } from "./src/tools/tools.ts";
-import { SERVED_TOOLS } from "./src/present/specs/mod.ts";
+import { SERVED_TOOLS, TOOL_NAMES } from "./src/present/specs/mod.ts";
+import { renderError, unknownToolMessage } from "./src/render/errors.ts";
 import packageConfig from "./deno.json" with { type: "json" };
 
 /** Where {@linkcode runCli} writes (`Deno.stdout` and `Deno.stderr` fit). */
@@ -87,9 +90,12 @@ export const CLI_VERSION: string = packageConfig.version;
 
 /** Exit status: the tool succeeded. */
 export const EXIT_OK = 0;
-/** Exit status: the tool ran and failed; its `Error: …` text was printed. */
-export const EXIT_TOOL_ERROR = 1;
-/** Exit status: a `grep` or `glob` ran and found nothing, as with `rg` (the same as a tool error). */
+/**
+ * Exit status: the tool failed, or was unknown; its `Error: …` text was printed. 2, as `rg`
+ * exits on an error (issue 34 item 8), so that 1 means only "found nothing".
+ */
+export const EXIT_TOOL_ERROR = 2;
+/** Exit status: a `grep` or `glob` ran and found nothing, as with `rg`. */
 export const EXIT_NO_MATCH = 1;
 /** Exit status: the tool did not run (usage, options, roots or session file). */
 export const EXIT_USAGE = 2;
@@ -99,8 +105,8 @@ export const EXIT_USAGE = 2;
  *
  * @param argv The arguments after the program name.
  * @param options Where to read and write, and the caller's directory.
- * @returns 0 (success), 1 (tool error, or a `grep`/`glob` that found nothing) or 2 (the tool
- *   did not run).
+ * @returns 0 (success), 1 (a `grep`/`glob` that found nothing) or 2 (the tool failed or did
+ *   not run).
  *
  * @example
  * ```ts ignore
@@ -115,23 +121,33 @@ export async function runCli(
 ): Promise<number> {
   const stdout = options.stdout ?? Deno.stdout;
   const stderr = options.stderr ?? Deno.stderr;
+  const terminal = options.terminal ??
+    (options.stdout === undefined && Deno.stdout.isTerminal());
+  /** The text as printed: a newline is added only on a terminal. */
+  const terminated = (text: string): string =>
+    terminal && !text.endsWith("\n") ? `${text}\n` : text;
   const cwd = options.cwd ?? callerDirectory();
   const command = parseCli(argv);
   if (command.kind === "help") {
-    await writeAll(stdout, `${cliUsage(toolDefinitions({ tools: SERVED_TOOLS }))}\n`);
+    let text: string;
+    try {
+      text = usageOf(command.tools);
+    } catch (error) {
+      await writeAll(stderr, `toolfs: ${message(error)}\n`);
+      return EXIT_USAGE;
+    }
+    await writeAll(stdout, `${text}\n`);
     return EXIT_OK;
   }
   if (command.kind === "version") {
     await writeAll(stdout, `toolfs ${CLI_VERSION}\n`);
     return EXIT_OK;
   }
-  const problem = async (text: string, usage?: FsTools["definitions"]): Promise<number> => {
-    await writeAll(stderr, `toolfs: ${text}${usage ? `\n${cliUsage(usage)}` : ""}\n`);
+  const problem = async (text: string, usage?: string): Promise<number> => {
+    await writeAll(stderr, `toolfs: ${text}${usage ? `\n${usage}` : ""}\n`);
     return EXIT_USAGE;
   };
-  if (command.kind === "usage") {
-    return problem(command.problem, toolDefinitions({ tools: SERVED_TOOLS }));
-  }
+  if (command.kind === "usage") return problem(command.problem, usageOf());
 
   const config = command.config as Partial<FsToolsConfig>;
   const served = (command.tools ?? SERVED_TOOLS) as readonly FsToolName[];
@@ -143,16 +159,17 @@ export async function runCli(
   }
   const definition = definitions.find((d) => d.name === command.tool);
   if (!definition) {
-    const names = definitions.map((d) => d.name).join(", ");
-    return problem(
-      `unknown tool ${JSON.stringify(command.tool)}; the tools are ${names}`,
-      definitions,
-    );
+    // What the model would see (C12.2), not the usage; an error, so exit 2 (issue 32 item 6).
+    const content = renderError(unknownToolMessage(command.tool, definitions.map((d) => d.name)));
+    const result = { content, isError: true, error: { name: "FsError", code: "FS_UNKNOWN_TOOL" } };
+    const json = command.json || command.rest.includes("--json") || command.rest.includes("-j");
+    await writeAll(stdout, json ? `${JSON.stringify(result, null, 2)}\n` : terminated(content));
+    return EXIT_TOOL_ERROR;
   }
   const parsed = parseToolArgs(command.rest, definition);
-  if (typeof parsed === "string") return problem(parsed, definitions);
+  if (typeof parsed === "string") return problem(parsed, usageOf(command.tools));
   if (parsed.flags.includes("help")) {
-    await writeAll(stdout, `${cliUsage(definitions)}\n`);
+    await writeAll(stdout, `${usageOf(command.tools)}\n`);
     return EXIT_OK;
   }
   const policy = command.policy && !parsed.flags.includes("no-policy");
@@ -198,17 +215,27 @@ export async function runCli(
       await writeAll(stderr, `toolfs: ${message(error)}\n`);
     }
   }
-  let text = json ? `${JSON.stringify(result, null, 2)}\n` : result.content;
-  const terminal = options.terminal ??
-    (options.stdout === undefined && Deno.stdout.isTerminal());
-  if (terminal && !text.endsWith("\n")) text += "\n";
-  await writeAll(stdout, text);
+  await writeAll(
+    stdout,
+    json ? `${JSON.stringify(result, null, 2)}\n` : terminated(result.content),
+  );
   if (tokens) {
     const counts = await countCliTokens(result.content);
     await writeAll(stderr, `tokens: ${counts.deepseek_v3} deepseek_v3, ${counts.o200k} o200k\n`);
   }
   if (result.isError) return EXIT_TOOL_ERROR;
   return foundNothing(command.tool, result.value) ? EXIT_NO_MATCH : EXIT_OK;
+}
+
+/**
+ * The usage text: the tools `--tools` named, or every tool, those not offered by default
+ * marked as such (issue 32 item 6: `patch` is listed).
+ */
+function usageOf(tools?: readonly string[]): string {
+  if (tools) return cliUsage(toolDefinitions({ tools: tools as FsToolName[] }));
+  const all = toolDefinitions({ tools: TOOL_NAMES });
+  const optIn = TOOL_NAMES.filter((name) => !SERVED_TOOLS.includes(name));
+  return cliUsage(all, { optIn });
 }
 
 /** Whether a `grep` or `glob` found nothing (exit 1, as `rg`, `grep` and `fd` do). */

@@ -1,5 +1,6 @@
 // CLI conventions (issue 24, issue 19 finding 9): --version, short options, `--` ending the
-// options, exit 1 for a search that found nothing (as rg, grep and fd do), and the tokenizers
+// options, exit 1 for a search that found nothing (as rg, grep and fd do; a tool error is 2, as
+// rg's), and the tokenizers
 // out of every module graph but --tokens'.
 
 import { deepStrictEqual as assertEquals, ok as assert } from "node:assert/strict";
@@ -60,7 +61,7 @@ Deno.test("cli short options: -r, -R, -c, -s, -j, -t, bundled -jt, -rDIR", async
   assertEquals(JSON.parse(short.stdout).isError, false);
   // -R is read-only (C3.3).
   const denied = await cli(dir, ["-r", w, "-R", ro, "write", join(ro, "c.txt"), "x"]);
-  assertEquals(denied.status, 1);
+  assertEquals(denied.status, 2); // a tool error (issue 34.8)
   assert(denied.stdout.endsWith("the root is read-only"), denied.stdout);
   // -c sets caps; -jt is -j -t.
   const capped = await cli(dir, ["-r", w, "-c", '{"readLimit":1}', "-jt", "read", "a.txt"]);
@@ -89,7 +90,7 @@ Deno.test("cli `--` ends the options: YAML front matter and option-like values a
   assertEquals(await Deno.readTextFile(join(root, "rule.md")), "---");
   // After `--`, `--no-policy` is content, and the policy still guards post.md (never read).
   const injected = await cli(root, ["write", "--", "post.md", "--no-policy"]);
-  assertEquals(injected.status, 1);
+  assertEquals(injected.status, 2);
   assert(injected.stdout.includes("read it first"), injected.stdout);
   assertEquals(await Deno.readTextFile(join(root, "post.md")), front);
   // `--` before the tool name ends the global options.

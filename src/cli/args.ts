@@ -45,51 +45,9 @@ export interface CliToolArgs {
 /** What a command line asks for. */
 export type CliCommand =
   | CliRun
-  | { kind: "help" }
+  | { kind: "help"; tools?: string[] }
   | { kind: "version" }
   | { kind: "usage"; problem: string };
-
-/** The usage text of the CLI (printed by `--help` and after a usage error). */
-export function cliUsage(definitions: readonly FsToolDefinition[]): string {
-  const tools = definitions.map((d) => {
-    const props = Object.keys(d.inputSchema.properties).map((p) =>
-      d.inputSchema.required.includes(p) ? `<${p}>` : `[${p}]`
-    );
-    return `  ${[d.name, ...props].join(" ").padEnd(44)} ${d.description}`;
-  }).join("\n");
-  return `usage: toolfs [--root DIR]... [--read-only DIR]... [--config JSON] [--session FILE]
-              [--tools NAMES] [--no-policy] [--json] [--tokens] [--]
-              <tool> [JSON | ARG... | --name value...] [--] [ARG...]
-
-Runs one toolfs tool and prints exactly the text the model would see.
-
-tools (positional arguments fill the properties in this order):
-${tools}
-
-options:
-  -r, --root DIR    a readable and writable root (repeatable); default: the current directory
-                    (read-only when Deno has no write permission for it)
-  -R, --read-only DIR
-                    a root that is never written (repeatable)
-  -c, --config JSON caps, e.g. '{"readLimit":200}'
-  -s, --session FILE
-                    keep read observations in FILE between runs, so a later write or edit
-                    of a file read earlier is allowed
-  --tools NAMES     the tools to offer, comma-separated; default: every tool but patch
-  --no-policy       writes and edits need no earlier read (only before the tool name)
-  -j, --json        print the whole result (content, isError, value or error) as JSON
-  -t, --tokens      print the text's token counts (DeepSeek V3, o200k) on stderr
-  -h, --help        this text
-  -V, --version     the version
-
-tool arguments: one JSON object ('{"file_path":"a.ts","limit":20}'), '-' to read that object
-from stdin, or --name value flags (--replace_all alone means true); a flag value '-' is read
-from stdin. After '--' every argument is a value, even one starting with '--' (e.g. '---').
-
-exit status: 0 the tool succeeded, 1 the tool failed (its Error: text is printed) or, as
-with rg, a grep or glob found nothing, 2 the tool did not run (usage, options, roots,
-session file).`;
-}
 
 /** The options before the tool name that take a value, by long name. */
 const VALUE_OPTIONS = new Set(["root", "read-only", "config", "session", "tools"]);
@@ -111,6 +69,13 @@ const SHORT: Record<string, string> = {
   h: "help",
   V: "version",
 };
+/**
+ * Short options after the tool name that set one of its boolean properties, as rg spells them:
+ * `grep -i` (ignore case), `delete -r` (recursive).
+ */
+const TOOL_SHORT: Record<string, string> = { i: "ignore_case", r: "recursive" };
+/** What reads as a cluster of short options after the tool name: `-i`, `-ij`; `-5` is a value. */
+const SHORT_OPTIONS = /^-[A-Za-z]+$/;
 /** What reads as an option: `--name` or `--name=value`; `---` or `--5` is a value. */
 const LONG_OPTION = /^--[A-Za-z][\w-]*(?:=|$)/;
 
@@ -133,6 +98,12 @@ export function parseCli(argv: readonly string[]): CliCommand {
   };
   const tokens = expandShort(argv);
   if (typeof tokens === "string") return { kind: "usage", problem: tokens };
+  // `--help` wins over any problem, and lists the tools `--tools` names, before or after it.
+  let help = false;
+  const fail = (problem: string): CliCommand =>
+    help
+      ? { kind: "help", ...(run.tools ? { tools: run.tools } : {}) }
+      : { kind: "usage", problem };
   let i = 0;
   for (; i < tokens.length; i++) {
     const token = tokens[i];
@@ -144,8 +115,11 @@ export function parseCli(argv: readonly string[]): CliCommand {
     const eq = token.indexOf("=");
     const name = token.slice(2, eq === -1 ? undefined : eq);
     if (FLAG_OPTIONS.has(name)) {
-      if (eq !== -1) return { kind: "usage", problem: `option --${name} takes no value` };
-      if (name === "help") return { kind: "help" };
+      if (eq !== -1) return fail(`option --${name} takes no value`);
+      if (name === "help") {
+        help = true;
+        continue;
+      }
       if (name === "version") return { kind: "version" };
       if (name === "json") run.json = true;
       if (name === "tokens") run.tokens = true;
@@ -153,27 +127,28 @@ export function parseCli(argv: readonly string[]): CliCommand {
       continue;
     }
     if (!VALUE_OPTIONS.has(name)) {
-      return { kind: "usage", problem: `unknown option ${JSON.stringify(token)}` };
+      return fail(`unknown option ${JSON.stringify(token)}`);
     }
     let value: string;
     if (eq !== -1) value = token.slice(eq + 1);
     else if (i + 1 < tokens.length) value = tokens[++i];
-    else return { kind: "usage", problem: `option --${name} needs a value` };
+    else return fail(`option --${name} needs a value`);
     if (name === "root" || name === "read-only") {
-      if (value === "") return { kind: "usage", problem: `option --${name} needs a directory` };
+      if (value === "") return fail(`option --${name} needs a directory`);
       run.roots.push({ path: value, write: name === "root" });
     } else if (name === "tools") {
       run.tools = value.split(",").map((tool) => tool.trim());
     } else if (name === "session") {
-      if (value === "") return { kind: "usage", problem: "option --session needs a file" };
+      if (value === "") return fail("option --session needs a file");
       run.session = value;
     } else {
       const config = parseObject(value);
-      if (typeof config === "string") return { kind: "usage", problem: `--config: ${config}` };
+      if (typeof config === "string") return fail(`--config: ${config}`);
       run.config = config;
     }
   }
-  if (i >= tokens.length) return { kind: "usage", problem: "no tool given" };
+  if (help) return fail("");
+  if (i >= tokens.length) return fail("no tool given");
   run.tool = tokens[i++];
   run.rest = tokens.slice(i);
   return run;
@@ -219,8 +194,11 @@ export const STDIN: unique symbol = Symbol("stdin");
  * Parses a tool's arguments: a JSON object (or `-`, that object from stdin) first, then
  * `--name value` flags and positionals, which fill the schema's properties in order; after
  * `--` every token is a positional, so a value such as `---` or `--no-policy` is never taken
- * for an option. A flag or positional value is converted to the property's type when it reads as one (`--limit 5` is
- * the number 5); anything else is passed as text, for the tool to judge.
+ * for an option. Short options after the tool name are flags, never paths: `-i` sets
+ * `ignore_case` (grep), `-r` `recursive` (delete), `-j`, `-t`, `-h` are `--json`, `--tokens`,
+ * `--help`; any other letter is a usage problem. A flag or positional value is converted to the
+ * property's type when it reads as one (`--limit 5` is the number 5); anything else is passed as
+ * text, for the tool to judge.
  *
  * @param tokens The tokens after the tool name.
  * @param definition The tool's definition, from `tools.definitions`.
@@ -278,6 +256,25 @@ export function parseToolArgs(
         value = marker;
       } else if (typeof value === "string") value = typed(value, type);
       flags[key] = value;
+      continue;
+    }
+    if (!optionsEnded && SHORT_OPTIONS.test(token)) {
+      for (const letter of token.slice(1)) {
+        const property = TOOL_SHORT[letter];
+        if (property !== undefined && properties[property]?.type === "boolean") {
+          flags[property] = true;
+          continue;
+        }
+        const global = SHORT[letter];
+        if (global !== undefined && TRAILING_FLAGS.has(global)) {
+          globals.push(global);
+          continue;
+        }
+        if (global !== undefined) {
+          return `option -${letter} (--${global}) goes before the tool name (after it, use -- before a value that starts with -)`;
+        }
+        return `unknown option "-${letter}" for ${definition.name} (use -- before a value that starts with -)`;
+      }
       continue;
     }
     if (i === 0 && (token === "-" || token.trimStart().startsWith("{"))) {

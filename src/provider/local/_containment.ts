@@ -179,14 +179,13 @@ export function huntAndRemove(
 function checkRoot(spec: RootSpec): FsRootInfo {
   const { given, writable } = parseRootSpec(spec);
   const absolute = resolvePath(given);
-  for (const name of writable ? ["read", "write"] as const : ["read"] as const) {
-    const state = Deno.permissions.querySync({ name, path: absolute }).state;
-    if (state !== "granted") {
-      throw new Error(
-        `root "${given}" needs ${name} permission: run Deno with --allow-${name}=${absolute}`,
-      );
-    }
-  }
+  const needs = (name: "read" | "write"): Error =>
+    new Error(
+      `root "${given}" needs ${name} permission: run Deno with --allow-${name}=${absolute}`,
+    );
+  if (!readGranted(absolute)) throw needs("read");
+  // Resolved before the write permission is asked for: a missing root is named as missing, not
+  // as a permission problem (issue 34 item 8).
   let real: string;
   try {
     real = Deno.realPathSync(absolute);
@@ -195,6 +194,11 @@ function checkRoot(spec: RootSpec): FsRootInfo {
       throw new Error(`root "${given}" does not exist: create it or pass another directory`);
     }
     throw new Error(`root "${given}" cannot be resolved: ${errorDetail(error)}`);
+  }
+  if (
+    writable && Deno.permissions.querySync({ name: "write", path: absolute }).state !== "granted"
+  ) {
+    throw needs("write");
   }
   if (!Deno.statSync(real).isDirectory) {
     throw new Error(`root "${given}" is not a directory: ${real}`);
