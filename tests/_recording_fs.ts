@@ -4,8 +4,8 @@
 import { LocalFileSystem } from "../mod.ts";
 import type {
   FsCallOptions,
+  FsContentRequest,
   FsDirEntry,
-  FsEditFunction,
   FsEditOutcome,
   FsFileContent,
   FsMutationOptions,
@@ -71,25 +71,20 @@ export class RecordingFs extends LocalFileSystem {
 
   override editText(
     target: FsTarget,
-    edit: FsEditFunction,
+    request: FsContentRequest,
     options?: FsMutationOptions,
   ): Promise<FsEditOutcome>;
   override editText(
     target: FsTarget,
-    edit: FsReplaceRequest,
+    request: FsReplaceRequest,
     options?: FsMutationOptions,
   ): Promise<FsReplaceOutcome>;
   override editText(
     target: FsTarget,
-    edit: FsEditFunction | FsReplaceRequest,
+    request: FsContentRequest | FsReplaceRequest,
     options?: FsMutationOptions,
   ): Promise<FsEditOutcome | FsReplaceOutcome> {
     this.#note("editText", options);
-    return super.editText(target, edit as FsEditFunction, options);
-  }
-
-  override version(target: FsTarget, options?: FsCallOptions): Promise<string | null> {
-    this.#note("version", options);
-    return super.version(target, options);
+    return super.editText(target, request as FsContentRequest, options);
   }
 }

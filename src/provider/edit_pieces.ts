@@ -1,5 +1,5 @@
 /**
- * What an edit function (`FsEditFunction`) returns, and a literal replacement
+ * An edit's new contents (`FsContentRequest`) checked, and a literal replacement
  * (`FsReplaceRequest`) applied, the same way by every provider. Pure: no I/O.
  *
  * @module
@@ -11,7 +11,7 @@ import { looksBinary } from "../text/binary_sniff.ts";
 import { type EditPlan, MatchError, piecesAround, planEdit } from "../text/edit_apply.ts";
 import { concatBytes } from "../text/bytes.ts";
 import type {
-  FsEditFunction,
+  FsContentRequest,
   FsEditOutcome,
   FsReplacement,
   FsReplaceOutcome,
@@ -19,19 +19,19 @@ import type {
 } from "./fs_provider.ts";
 
 /**
- * The slices an edit function returned (`FsEditFunction`), checked: one buffer, or an array of
+ * The slices of an edit's new contents (`FsContentRequest`), checked: one buffer, or an array of
  * buffers.
  *
- * @param after What the edit function returned.
+ * @param content The request's `content`.
  * @returns The slices, in order.
  * @throws {TypeError} For anything else.
  */
-export function editPieces(after: Uint8Array | readonly Uint8Array[]): readonly Uint8Array[] {
-  if (after instanceof Uint8Array) return [after];
-  if (Array.isArray(after) && after.every((piece) => piece instanceof Uint8Array)) {
-    return Object.freeze([...after]);
+export function editPieces(content: Uint8Array | readonly Uint8Array[]): readonly Uint8Array[] {
+  if (content instanceof Uint8Array) return [content];
+  if (Array.isArray(content) && content.every((piece) => piece instanceof Uint8Array)) {
+    return Object.freeze([...content]);
   }
-  throw new TypeError("an edit function must return a Uint8Array or an array of Uint8Arrays");
+  throw new TypeError("editText's content must be a Uint8Array or an array of Uint8Arrays");
 }
 
 /**
@@ -65,11 +65,12 @@ export function planReplace(
   return { kind: "planned", replaced: plan };
 }
 
-/** Whether `edit` is a literal replacement rather than an edit function. */
+/** Whether `request` is a literal replacement rather than new contents. */
 export function isReplaceRequest(
-  edit: FsEditFunction | FsReplaceRequest,
-): edit is FsReplaceRequest {
-  return typeof edit === "object" && edit !== null && typeof edit.oldString === "string";
+  request: FsContentRequest | FsReplaceRequest,
+): request is FsReplaceRequest {
+  return typeof request === "object" && request !== null &&
+    typeof (request as FsReplaceRequest).oldString === "string";
 }
 
 /** An edit's outcome; slices are joined into `after` only when it is first read. */

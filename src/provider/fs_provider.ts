@@ -134,7 +134,7 @@ export interface FsEditOutcome {
    */
   readonly before: Uint8Array;
   /**
-   * The bytes after. When the edit function returned slices, a provider may join them only on
+   * The bytes after. When the request gave slices, a provider may join them only on
    * first access (a getter), so a caller that never reads `after` does not pay for the copy.
    */
   readonly after: Uint8Array;
@@ -143,15 +143,18 @@ export interface FsEditOutcome {
 }
 
 /**
- * Computes a file's new bytes from its current bytes. Called under the file's lock; throwing
- * aborts the edit and leaves the file untouched.
- *
- * It returns the new bytes either as one buffer or as slices whose concatenation, in order, is
- * the new content (say, subarrays of `before` around a replacement), which spares building a
- * copy of a large file. A provider must accept both and write the slices in order; the slices
- * (and `before`) must not be changed until `editText` settles.
+ * A file's whole new contents for {@linkcode FsProvider.editText} (`patch` computes them from
+ * the bytes it checked, and passes the version it checked as the precondition).
  */
-export type FsEditFunction = (before: Uint8Array) => Uint8Array | readonly Uint8Array[];
+export interface FsContentRequest {
+  /**
+   * The new bytes, as one buffer or as slices whose concatenation, in order, is the new content
+   * (say, subarrays of the old bytes around a change), which spares building a copy of a large
+   * file. A provider must accept both and write the slices in order; they must not be changed
+   * until `editText` settles.
+   */
+  content: Uint8Array | readonly Uint8Array[];
+}
 
 /**
  * The literal replacement `edit` asks for (CONTRACT C4.4), applied by the provider under the
@@ -256,6 +259,8 @@ export interface FsRemoveOutcome {
 export interface FsMoveOutcome {
   /** The entry's own type. */
   type: FsEntryType;
+  /** A regular file's version (C5.7) at its new name; absent for any other entry. */
+  version?: string;
 }
 
 /**
@@ -288,29 +293,24 @@ export interface FsProvider {
     options?: FsMutationOptions,
   ): Promise<FsWriteOutcome>;
   /**
-   * Atomically replaces a file's bytes under the file's lock: with `edit(before)` for a function
-   * (whole new contents, as the `patch` tool computes them), or by a literal replacement the
-   * provider applies itself for a {@linkcode FsReplaceRequest} (`edit`; nothing calls back).
+   * Atomically replaces a file's bytes under the file's lock with the new contents given
+   * ({@linkcode FsContentRequest}: `patch`, under a `version` precondition).
    */
   editText(
     target: FsTarget,
-    edit: FsEditFunction,
+    request: FsContentRequest,
     options?: FsMutationOptions,
   ): Promise<FsEditOutcome>;
   /**
-   * Applies a literal replacement under the file's lock and commits it atomically; a failed match
-   * is returned (`unmatched`), the file untouched and its lock released.
+   * Applies a literal replacement ({@linkcode FsReplaceRequest}: `edit`) under the file's lock
+   * and commits it atomically; a failed match is returned (`unmatched`), the file untouched and
+   * its lock released. Nothing calls back into the caller.
    */
   editText(
     target: FsTarget,
-    edit: FsReplaceRequest,
+    request: FsReplaceRequest,
     options?: FsMutationOptions,
   ): Promise<FsReplaceOutcome>;
-  /**
-   * The current version of a file, or `null` when it does not exist (`patch` records the
-   * version of a file it moved).
-   */
-  version(target: FsTarget, options?: FsCallOptions): Promise<string | null>;
   /**
    * The entry at `target` itself (never followed: `target.realPath` names the entry, its
    * parent's real path and its name) and, for a directory, every entry below it, parents before
@@ -322,7 +322,8 @@ export interface FsProvider {
    * creating missing parents, never replacing anything there (`FS_EXISTS`); a directory into
    * itself is `FS_INVALID_ARGUMENT`. Both `realPath`s name the entries themselves. Where one
    * rename cannot do it (another file system), the source is removed only after its copy is
-   * complete. Both parents must lie inside writable roots.
+   * complete. Both parents must lie inside writable roots. A moved regular file's outcome
+   * carries its version at the new name (`patch` records it).
    */
   moveEntry(
     source: FsTarget,

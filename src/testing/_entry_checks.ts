@@ -36,13 +36,14 @@ export function entryChecks(factory: ProviderFactory): ConformanceCheck[] {
           const to = await target(box, "root/new/dir/b.txt", "move");
           const moved = await box.fs.moveEntry(await target(box, "root/a.txt"), to);
           assert.equal(moved.type, "file");
+          assert.equal(moved.version, (await box.fs.readText(to)).version);
           assert.equal(text(await box.read("root/new/dir/b.txt")), "a");
           assert.equal(await box.read("root/a.txt"), null);
           const dir = await box.fs.moveEntry(
             await target(box, "root/d"),
             await target(box, "root/e", "move"),
           );
-          assert.equal(dir.type, "directory");
+          assert.deepEqual({ ...dir }, { type: "directory" });
           assert.equal(text(await box.read("root/e/x.txt")), "x");
           await rejectsWith(
             box.fs.moveEntry(to, await target(box, "root/taken.txt", "move")),

@@ -2,10 +2,16 @@
 
 import assert from "node:assert/strict";
 import { FsError } from "../fs_error.ts";
+import type { FsProvider, FsTarget } from "../provider/fs_provider.ts";
 import type { ConformanceCheck, ProviderFactory } from "./fixture.ts";
 import { drain, rejectsWith, target, text, withFixture } from "./_assert.ts";
 
 const encoder = new TextEncoder();
+
+/** A file's current version, as its whole read reports it. */
+async function versionAt(fs: FsProvider, at: FsTarget): Promise<string> {
+  return (await fs.readText(at)).version;
+}
 
 /** The checks of the seam itself (C1.6, C3, C5.5, C5.7, C7.2). */
 export function seamChecks(factory: ProviderFactory): ConformanceCheck[] {
@@ -162,7 +168,7 @@ export function seamChecks(factory: ProviderFactory): ConformanceCheck[] {
           const created = await box.fs.writeText(at, "one\n");
           assert.equal(created.operation, "create");
           assert.equal(created.before, null);
-          assert.equal(created.version, await box.fs.version(at));
+          assert.equal(created.version, await versionAt(box.fs, at));
           const updated = await box.fs.writeText(at, "two\n");
           assert.equal(updated.operation, "update");
           assert.equal(text(updated.before), "one\n");
@@ -193,10 +199,16 @@ export function seamChecks(factory: ProviderFactory): ConformanceCheck[] {
           await rejectsWith(box.fs.writeText(below, "x"), "FS_NOT_DIRECTORY");
           const deeper = await target(box, "root/f.txt/x/a.txt", "write");
           await rejectsWith(box.fs.writeText(deeper, "x"), "FS_NOT_DIRECTORY");
-          await rejectsWith(box.fs.editText(below, (b) => b), "FS_NOT_FOUND");
+          await rejectsWith(
+            box.fs.editText(below, { content: encoder.encode("x") }),
+            "FS_NOT_FOUND",
+          );
           const dir = await target(box, "root/d", "write");
           await rejectsWith(box.fs.writeText(dir, "x"), "FS_NOT_REGULAR_FILE");
-          await rejectsWith(box.fs.editText(dir, (b) => b), "FS_NOT_REGULAR_FILE");
+          await rejectsWith(
+            box.fs.editText(dir, { content: encoder.encode("x") }),
+            "FS_NOT_REGULAR_FILE",
+          );
           assert.equal(text(await box.read("root/f.txt")), "f");
         }),
     ),
@@ -227,10 +239,13 @@ export function seamChecks(factory: ProviderFactory): ConformanceCheck[] {
           await box.write("root/a.txt", "new"); // same size, new content
           const stale = { precondition: { kind: "version", version } } as const;
           await rejectsWith(box.fs.writeText(at, "mine", stale), "FS_STALE");
-          await rejectsWith(box.fs.editText(at, () => encoder.encode("mine"), stale), "FS_STALE");
+          await rejectsWith(
+            box.fs.editText(at, { content: encoder.encode("mine") }, stale),
+            "FS_STALE",
+          );
           assert.equal(text(await box.read("root/a.txt")), "new");
           const current = {
-            precondition: { kind: "version", version: (await box.fs.version(at))! },
+            precondition: { kind: "version", version: await versionAt(box.fs, at) },
           };
           const outcome = await box.fs.writeText(at, "mine", current as never);
           assert.equal(text(outcome.before), "new");
@@ -244,18 +259,18 @@ export function seamChecks(factory: ProviderFactory): ConformanceCheck[] {
       () =>
         withFixture(factory, { files: { "root/a.txt": "hello world" } }, async (box) => {
           const at = await target(box, "root/a.txt", "edit");
-          const sliced = await box.fs.editText(
-            at,
-            (b) => [b.subarray(0, 6), encoder.encode("there")],
-          );
+          const old = (await box.fs.readText(at)).bytes;
+          const sliced = await box.fs.editText(at, {
+            content: [old.subarray(0, 6), encoder.encode("there")],
+          });
           assert.equal(text(sliced.before), "hello world");
           assert.equal(text(sliced.after), "hello there");
-          assert.equal(sliced.version, await box.fs.version(at));
-          const whole = await box.fs.editText(at, () => encoder.encode("bye"));
+          assert.equal(sliced.version, await versionAt(box.fs, at));
+          const whole = await box.fs.editText(at, { content: encoder.encode("bye") });
           assert.equal(text(whole.after), "bye");
           assert.equal(text(await box.read("root/a.txt")), "bye");
           await rejectsWith(
-            box.fs.editText(await target(box, "root/no.txt", "edit"), (b) => b),
+            box.fs.editText(await target(box, "root/no.txt", "edit"), { content: old }),
             "FS_NOT_FOUND",
           );
         }),
@@ -287,7 +302,7 @@ export function seamChecks(factory: ProviderFactory): ConformanceCheck[] {
           assert.equal(text(done.after), "1\r\n2\r\ntwo\r\n");
           assert.equal(done.replaced.length, done.after.length);
           assert.equal(text(await box.read("root/a.txt")), "1\r\n2\r\ntwo\r\n");
-          assert.equal(done.version, await box.fs.version(at));
+          assert.equal(done.version, await versionAt(box.fs, at));
           const bin = await target(box, "root/b.bin", "edit");
           await rejectsWith(box.fs.editText(bin, request("a", "c")), "FS_BINARY");
           await rejectsWith(
@@ -298,16 +313,12 @@ export function seamChecks(factory: ProviderFactory): ConformanceCheck[] {
         }),
     ),
     check(
-      "C4.4: an edit function that throws leaves the file untouched and its error stands",
+      "C4.4: editText's content other than bytes or slices of bytes fails, the file untouched",
       () =>
         withFixture(factory, { files: { "root/a.txt": "keep" } }, async (box) => {
           const at = await target(box, "root/a.txt", "edit");
-          await rejectsWith(
-            box.fs.editText(at, () => {
-              throw new FsError("FS_NO_MATCH");
-            }),
-            "FS_NO_MATCH",
-          );
+          const notBytes = { content: "text" as unknown as Uint8Array };
+          await rejectsWith(box.fs.editText(at, notBytes), "FS_IO_ERROR");
           assert.equal(text(await box.read("root/a.txt")), "keep");
         }),
     ),
@@ -316,28 +327,41 @@ export function seamChecks(factory: ProviderFactory): ConformanceCheck[] {
       () =>
         withFixture(factory, { files: { "root/a.txt": "aaaa", "root/d/": "" } }, async (box) => {
           const at = await target(box, "root/a.txt", "write");
-          const first = await box.fs.version(at);
+          const first = await versionAt(box.fs, at);
           assert.equal(typeof first, "string");
-          assert.equal(await box.fs.version(at), first);
-          assert.equal((await box.fs.readText(at)).version, first);
+          assert.equal(await versionAt(box.fs, at), first);
           await box.write("root/a.txt", "bbbb");
-          const second = await box.fs.version(at);
+          const second = await versionAt(box.fs, at);
           assert.notEqual(second, first);
           const written = await box.fs.writeText(at, "cccc");
           assert.notEqual(written.version, second);
-          const edited = await box.fs.editText(at, () => encoder.encode("dddd"));
+          const edited = await box.fs.editText(at, { content: encoder.encode("dddd") });
           assert.notEqual(edited.version, written.version);
-          assert.equal(await box.fs.version(await target(box, "root/none")), null);
-          await rejectsWith(box.fs.version(await target(box, "root/d")), "FS_NOT_REGULAR_FILE");
+          assert.equal(edited.version, await versionAt(box.fs, at));
+          const moved = await box.fs.moveEntry(at, await target(box, "root/b.txt", "move"));
+          assert.equal(moved.version, edited.version, "a move keeps the file and its version");
+          const b = await target(box, "root/b.txt", "write");
+          assert.equal(await versionAt(box.fs, b), moved.version);
         }),
     ),
     check(
-      "C5.5: concurrent edits of one file are serialized: no update is lost",
+      "C5.5: concurrent edits of one file under version preconditions lose no update",
       () =>
         withFixture(factory, { files: { "root/n.txt": "" } }, async (box) => {
           const at = await target(box, "root/n.txt", "edit");
-          const append = (mark: string) =>
-            box.fs.editText(at, (before) => [before, encoder.encode(mark)]);
+          // Each append reads, then edits under the version it read, retrying when another won.
+          const append = async (mark: string) => {
+            for (;;) {
+              const { bytes, version } = await box.fs.readText(at);
+              const precondition = { kind: "version", version } as const;
+              const content = [bytes, encoder.encode(mark)];
+              try {
+                return await box.fs.editText(at, { content }, { precondition });
+              } catch (error) {
+                if (!(error instanceof FsError && error.code === "FS_STALE")) throw error;
+              }
+            }
+          };
           await Promise.all(["a", "b", "c", "d", "e", "f", "g", "h"].map(append));
           const final = text(await box.read("root/n.txt"))!;
           assert.equal([...final].sort().join(""), "abcdefgh");
@@ -355,10 +379,9 @@ export function seamChecks(factory: ProviderFactory): ConformanceCheck[] {
           await rejectsWith(box.fs.listDir(await target(box, "root/d"), { signal }), "FS_ABORTED");
           await rejectsWith(box.fs.readText(at, { signal }), "FS_ABORTED");
           await rejectsWith(box.fs.streamText(at, { signal }), "FS_ABORTED");
-          await rejectsWith(box.fs.version(at, { signal }), "FS_ABORTED");
           await rejectsWith(box.fs.writeText(at, "new", { signal }), "FS_ABORTED");
           await rejectsWith(
-            box.fs.editText(at, () => encoder.encode("new"), { signal }),
+            box.fs.editText(at, { content: encoder.encode("new") }, { signal }),
             "FS_ABORTED",
           );
           const fresh = await target(box, "root/fresh/b.txt", "write");

@@ -196,7 +196,6 @@ export function toolChecks(factory: ProviderFactory): ConformanceCheck[] {
             readText: (at, options) => inner.readText(at, options),
             streamText: (at, options) => inner.streamText(at, options),
             editText: inner.editText.bind(inner),
-            version: (at, options) => inner.version(at, options),
             listTree: (at, options) => inner.listTree(at, options),
             moveEntry: (from, to, options) => inner.moveEntry(from, to, options),
             removeEntry: (at, options) => inner.removeEntry(at, options),

@@ -251,10 +251,13 @@ Deno.test(
     let held = await Deno.open(path, { read: true });
     await held.lock(true);
     const target = await box.fs.resolve("busy.txt", { cwd: box.root, op: "edit" });
-    const edited = box.fs.editText(
-      target,
-      (bytes) => new TextEncoder().encode(new TextDecoder().decode(bytes) + "waited\n"),
-    );
+    // Applied under the lock to whatever the file holds then ("<round>\n").
+    const edited = box.fs.editText(target, {
+      oldString: "\n",
+      newString: "\nwaited\n",
+      replaceAll: false,
+      maxBytes: 1 << 20,
+    });
     let settled = false;
     edited.finally(() => settled = true).catch(() => {});
     for (let round = 1; round <= 120 && !settled; round++) {

@@ -10,7 +10,7 @@
 
 import { FsError } from "../../fs_error.ts";
 import type {
-  FsEditFunction,
+  FsContentRequest,
   FsPrecondition,
   FsReplaceOutcome,
   FsReplaceRequest,
@@ -89,7 +89,7 @@ export interface StreamedEdit {
 export async function streamOrRead(
   replacer: Replacer,
   edit: StreamedEdit,
-  request: FsEditFunction | FsReplaceRequest,
+  request: FsContentRequest | FsReplaceRequest,
 ): Promise<FsReplaceOutcome | Uint8Array> {
   const { versions } = replacer;
   const { dir, name, locked, precondition, signal } = edit;

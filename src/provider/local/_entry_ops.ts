@@ -31,9 +31,13 @@ export async function listTreeAt(
   }
 }
 
-/** Moves `source` to `destination` (never a root; missing destination parents created). */
+/**
+ * Moves `source` to `destination` (never a root; missing destination parents created); a moved
+ * regular file's outcome carries its version.
+ */
 export async function moveEntryAt(
   c: Containment,
+  versions: Versioner,
   source: FsTarget,
   destination: FsTarget,
   signal?: AbortSignal,
@@ -43,7 +47,7 @@ export async function moveEntryAt(
   try {
     const to = await ensureParent(c, destination, signal);
     try {
-      return await moveIn(c, from, to, source, destination, signal);
+      return await moveIn(c, versions, { from, to }, source, destination, signal);
     } finally {
       to.close();
     }

@@ -19,6 +19,7 @@ import type { Containment, WorkDir } from "./_containment.ts";
 import { entryType, lockFile, refuseRoot } from "./_entries.ts";
 import { openVerified } from "./_open.ts";
 import { closeQuietly, lstatOrNull, sameFile } from "./_stat.ts";
+import type { Versioner } from "./_version.ts";
 
 /** Whether a thrown value is the kernel's "cross-device link" (EXDEV). */
 function crossDevice(error: unknown): boolean {
@@ -37,15 +38,15 @@ function noHardLink(error: unknown): boolean {
  */
 export async function moveIn(
   c: Containment,
-  from: WorkDir,
-  to: WorkDir,
+  versions: Versioner,
+  dirs: { from: WorkDir; to: WorkDir },
   source: FsTarget,
   destination: FsTarget,
   signal?: AbortSignal,
 ): Promise<FsMoveOutcome> {
   refuseRoot(c, source.realPath);
-  const src = `${from.at}/${basename(source.realPath)}`;
-  const dst = `${to.at}/${basename(destination.realPath)}`;
+  const src = `${dirs.from.at}/${basename(source.realPath)}`;
+  const dst = `${dirs.to.at}/${basename(destination.realPath)}`;
   const info = await Deno.lstat(src);
   const type = entryType(info);
   if (
@@ -58,32 +59,38 @@ export async function moveIn(
   if (await lstatOrNull(dst)) throw new FsError("FS_EXISTS");
   signal?.throwIfAborted(); // the commit point: nothing has changed before it
   if (type === "directory") await moveDirectory(src, dst);
-  else if (type === "file") await moveFile(c, src, dst, signal);
+  else if (type === "file") return { type, version: await moveFile(c, versions, src, dst, signal) };
   else await moveOther(src, dst);
   return { type };
 }
 
-/** A regular file: linked to its new name under its lock, then unlinked from the old one. */
+/**
+ * A regular file: linked to its new name under its lock, then unlinked from the old one.
+ * Returns its version at the new name, computed under the lock (a link or a rename keeps the
+ * file, so the descriptor held is the file moved).
+ */
 async function moveFile(
   c: Containment,
+  versions: Versioner,
   src: string,
   dst: string,
   signal?: AbortSignal,
-): Promise<void> {
+): Promise<string> {
   const { file, info } = await lockFile(c, src, signal);
   try {
     try {
       await Deno.link(src, dst);
     } catch (error) {
       if (error instanceof Deno.errors.AlreadyExists) throw new FsError("FS_EXISTS");
-      if (crossDevice(error)) return await copyFileAcross(c, src, dst, info);
+      if (crossDevice(error)) return await copyFileAcross(c, versions, src, dst, info);
       if (!noHardLink(error)) throw error;
       // No hard links here: check, then rename (the README names this race).
       if (await lstatOrNull(dst)) throw new FsError("FS_EXISTS");
       await Deno.rename(src, dst);
-      return;
+      return await versions.version(await file.stat(), null, file);
     }
     if (sameFile(await lstatOrNull(src), info)) await Deno.remove(src);
+    return await versions.version(await file.stat(), null, file);
   } finally {
     closeQuietly(file);
   }
@@ -132,13 +139,16 @@ async function moveDirectory(src: string, dst: string): Promise<void> {
  */
 async function copyFileAcross(
   c: Containment,
+  versions: Versioner,
   src: string,
   dst: string,
   info: Deno.FileInfo,
-): Promise<void> {
+): Promise<string> {
   const input = await openVerified(c, src);
+  let version: string;
   try {
     const output = await Deno.open(dst, {
+      read: true,
       write: true,
       createNew: true,
       mode: (info.mode ?? 0o644) & 0o777,
@@ -154,9 +164,14 @@ async function copyFileAcross(
       throw error;
     }
     if (info.mtime) await output.utime(info.atime ?? info.mtime, info.mtime).catch(() => {});
-    closeQuietly(output);
+    try {
+      version = await versions.version(await output.stat(), null, output);
+    } finally {
+      closeQuietly(output);
+    }
   } finally {
     closeQuietly(input);
   }
   if (sameFile(await lstatOrNull(src), info)) await Deno.remove(src);
+  return version;
 }

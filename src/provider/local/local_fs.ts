@@ -17,7 +17,7 @@ import { editOutcome, editPieces, isReplaceRequest, planReplace } from "../edit_
 import type { FsDirEntry } from "../../types.ts";
 import type {
   FsCallOptions,
-  FsEditFunction,
+  FsContentRequest,
   FsEditOutcome,
   FsFileContent,
   FsMoveOutcome,
@@ -230,22 +230,6 @@ export class LocalFileSystem implements FsProvider {
     }, signal);
   }
 
-  /** {@inheritDoc FsProvider.version} */
-  version(target: FsTarget, options: FsCallOptions = {}): Promise<string | null> {
-    const { signal } = options;
-    return guard(async () => {
-      const info = await statOrNull(target.realPath);
-      if (!info) return null;
-      if (!info.isFile) throw new FsError("FS_NOT_REGULAR_FILE");
-      const file = await openVerified(this.#c, target.realPath, signal);
-      try {
-        return await this.#versions.version(await file.stat(), null, file);
-      } finally {
-        file.close();
-      }
-    }, signal);
-  }
-
   /**
    * {@inheritDoc FsProvider.writeText}
    *
@@ -292,17 +276,17 @@ export class LocalFileSystem implements FsProvider {
   /** {@inheritDoc FsProvider.editText} */
   editText(
     target: FsTarget,
-    edit: FsEditFunction,
+    request: FsContentRequest,
     options?: FsMutationOptions,
   ): Promise<FsEditOutcome>;
   editText(
     target: FsTarget,
-    edit: FsReplaceRequest,
+    request: FsReplaceRequest,
     options?: FsMutationOptions,
   ): Promise<FsReplaceOutcome>;
   editText(
     target: FsTarget,
-    edit: FsEditFunction | FsReplaceRequest,
+    request: FsContentRequest | FsReplaceRequest,
     options: FsMutationOptions = {},
   ): Promise<FsEditOutcome | FsReplaceOutcome> {
     const { signal, precondition = { kind: "none" } } = options;
@@ -320,17 +304,17 @@ export class LocalFileSystem implements FsProvider {
         const locked = await lockCurrent(this.#c, `${dir.at}/${name}`, precondition, signal);
         try {
           const at = { dir, name, locked, precondition, signal };
-          const bytes = await streamOrRead(this.#replacer, at, edit);
+          const bytes = await streamOrRead(this.#replacer, at, request);
           if (!(bytes instanceof Uint8Array)) return bytes; // streamed and committed
           let [after, replaced]: [Uint8Array | readonly Uint8Array[], FsReplacement?] = [[]];
-          if (isReplaceRequest(edit)) {
+          if (isReplaceRequest(request)) {
             // A failed match returns: the caller renders it after the `finally` below unlocks.
-            const planned = planReplace(bytes, edit);
+            const planned = planReplace(bytes, request);
             if (planned.kind === "unmatched") return { ...planned, before: bytes };
             replaced = planned.replaced;
             after = replaced.pieces;
           } else {
-            after = edit(bytes);
+            after = request.content;
           }
           const pieces = editPieces(after);
           const version = await this.#replacer.replace(dir, name, pieces, {
@@ -367,7 +351,10 @@ export class LocalFileSystem implements FsProvider {
     options: FsCallOptions = {},
   ): Promise<FsMoveOutcome> {
     const { signal } = options;
-    return guard(() => moveEntryAt(this.#c, source, destination, signal), signal);
+    return guard(
+      () => moveEntryAt(this.#c, this.#versions, source, destination, signal),
+      signal,
+    );
   }
 
   /** {@inheritDoc FsProvider.removeEntry} */

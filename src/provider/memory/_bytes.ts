@@ -21,7 +21,7 @@ export function textBytes(content: string): Uint8Array {
   return encoder.encode(content);
 }
 
-/** An edit function's result as one new buffer (one buffer, or slices in order). */
+/** An edit's new contents as one new buffer (one buffer, or slices in order). */
 export function join(after: Uint8Array | readonly Uint8Array[]): Uint8Array {
   return concatBytes(editPieces(after));
 }

@@ -48,7 +48,10 @@ export function checkEntry(roots: readonly FsRootInfo[], path: string, refuseRoo
   if (!root.writable) throw new FsError("FS_READ_ONLY");
 }
 
-/** Moves the node at `from` to `to`, making `to`'s parents; never replaces. */
+/**
+ * Moves the node at `from` to `to`, making `to`'s parents; never replaces. A file's outcome
+ * carries its version (the node moves whole, so it is the one it had).
+ */
 export function moveNode(
   tree: Tree,
   from: string,
@@ -68,7 +71,8 @@ export function moveNode(
   source.parent!.children.delete(source.name);
   parent.children.set(posix.basename(to), source.found);
   source.parent!.mtimeMs = parent.mtimeMs = Date.now();
-  return { type: source.found.kind === "dir" ? "directory" : "file" };
+  const moved = source.found;
+  return moved.kind === "dir" ? { type: "directory" } : { type: "file", version: versionOf(moved) };
 }
 
 /** Removes the node at `path` after checking `expect`; nothing is removed when a check fails. */

@@ -10,7 +10,7 @@ import { FsError } from "../../fs_error.ts";
 import type { FsDirEntry } from "../../types.ts";
 import type {
   FsCallOptions,
-  FsEditFunction,
+  FsContentRequest,
   FsEditOutcome,
   FsFileContent,
   FsMoveOutcome,
@@ -263,16 +263,6 @@ export class MemoryFileSystem implements FsProvider {
     return guard(signal, () => openHandle(this.#file(target), this.#chunkSize, signal));
   }
 
-  /** {@inheritDoc FsProvider.version} */
-  version(target: FsTarget, options: FsCallOptions = {}): Promise<string | null> {
-    return guard(options.signal, () => {
-      const node = this.#inside(target).found;
-      if (!node) return null;
-      if (node.kind !== "file") throw new FsError("FS_NOT_REGULAR_FILE");
-      return versionOf(node);
-    });
-  }
-
   /** {@inheritDoc FsProvider.writeText} */
   writeText(
     target: FsTarget,
@@ -305,17 +295,17 @@ export class MemoryFileSystem implements FsProvider {
   /** {@inheritDoc FsProvider.editText} */
   editText(
     target: FsTarget,
-    edit: FsEditFunction,
+    request: FsContentRequest,
     options?: FsMutationOptions,
   ): Promise<FsEditOutcome>;
   editText(
     target: FsTarget,
-    edit: FsReplaceRequest,
+    request: FsReplaceRequest,
     options?: FsMutationOptions,
   ): Promise<FsReplaceOutcome>;
   editText(
     target: FsTarget,
-    edit: FsEditFunction | FsReplaceRequest,
+    request: FsContentRequest | FsReplaceRequest,
     options: FsMutationOptions = {},
   ): Promise<FsEditOutcome | FsReplaceOutcome> {
     const { signal, precondition = { kind: "none" } } = options;
@@ -326,9 +316,9 @@ export class MemoryFileSystem implements FsProvider {
       if (current.kind !== "file") throw new FsError("FS_NOT_REGULAR_FILE");
       checkVersion(current, precondition);
       const before = current.bytes.slice();
-      const planned = isReplaceRequest(edit) ? planReplace(before, edit) : null;
+      const planned = isReplaceRequest(request) ? planReplace(before, request) : null;
       if (planned?.kind === "unmatched") return { ...planned, before };
-      const after = join(planned?.replaced.pieces ?? (edit as FsEditFunction)(before));
+      const after = join(planned?.replaced.pieces ?? (request as FsContentRequest).content);
       signal?.throwIfAborted(); // the commit point: nothing has changed before it
       const made = fileNode(after);
       Tree.put(found.parent!, found.name, made);

@@ -74,27 +74,22 @@ async function commitOne(
       return { target, version: outcome.version, op: "write" };
     }
     case "update": {
-      const outcome = await fs.editText(target, () => op.after.pieces, {
+      const outcome = await fs.editText(target, { content: op.after.pieces }, {
         precondition: op.precondition,
       });
       const before = op.before;
       undos.push({
         file: op.file,
         run: () =>
-          fs.editText(target, () => before, {
+          fs.editText(target, { content: before }, {
             precondition: { kind: "version", version: outcome.version },
           }),
       });
       if (!op.to) return { target, version: outcome.version, op: "edit" };
       const to = op.to.file.target;
-      await moveFile(fs, target, to);
-      undos.push({ file: op.to.file, run: () => moveFile(fs, to, target) });
-      return {
-        target: to,
-        version: (await fs.version(to)) ?? outcome.version,
-        op: "edit",
-        from: target,
-      };
+      const moved = await fs.moveEntry(target, to);
+      undos.push({ file: op.to.file, run: () => fs.moveEntry(to, target) });
+      return { target: to, version: moved.version ?? outcome.version, op: "edit", from: target };
     }
     case "delete": {
       const before = op.before;
@@ -138,11 +133,7 @@ async function removeFile(
 /** Puts a deleted file back, byte for byte: created empty, then given its old bytes. */
 async function recreate(fs: FsProvider, target: FsTarget, bytes: Uint8Array): Promise<void> {
   const created = await fs.writeText(target, "", { precondition: { kind: "absent" } });
-  await fs.editText(target, () => bytes, {
+  await fs.editText(target, { content: bytes }, {
     precondition: { kind: "version", version: created.version },
   });
-}
-
-async function moveFile(fs: FsProvider, from: FsTarget, to: FsTarget): Promise<void> {
-  await fs.moveEntry(from, to);
 }

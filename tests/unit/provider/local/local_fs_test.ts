@@ -17,6 +17,11 @@ async function fsError(promise: Promise<unknown>): Promise<string> {
   throw new Error("expected an FsError");
 }
 
+/** A file's current version, as its whole read reports it. */
+async function versionOf(fs: LocalFileSystem, target: FsTarget): Promise<string> {
+  return (await fs.readText(target)).version;
+}
+
 async function collect(
   chunks: AsyncIterable<Uint8Array>,
 ): Promise<{ bytes: number[]; sizes: number[] }> {
@@ -108,22 +113,19 @@ Deno.test("local_fs: listDir reports each entry's own type, links as other", asy
   assert.equal(await fsError(fs.listDir(file)), "FS_NOT_DIRECTORY");
 });
 
-Deno.test("local_fs: readText and version agree and change with the content", async () => {
+Deno.test("local_fs: readText's version is stable and changes with the content", async () => {
   await using box = await sandbox("local", { "a.txt": "one" });
   const { root } = box;
   const fs = new LocalFileSystem({ roots: [root] });
   const target = await fs.resolve("a.txt", { cwd: root, op: "read" });
   const first = await fs.readText(target);
   assert.equal(decoder.decode(first.bytes), "one");
-  assert.equal(await fs.version(target), first.version);
   assert.equal((await fs.readText(target)).version, first.version);
   await Deno.writeTextFile(join(root, "a.txt"), "two");
-  assert.notEqual(await fs.version(target), first.version);
+  assert.notEqual((await fs.readText(target)).version, first.version);
   const missing = await fs.resolve("nope", { cwd: root, op: "read" });
-  assert.equal(await fs.version(missing), null);
   assert.equal(await fsError(fs.readText(missing)), "FS_NOT_FOUND");
   const dir = await fs.resolve(".", { cwd: root, op: "read" });
-  assert.equal(await fsError(fs.version(dir)), "FS_NOT_REGULAR_FILE");
   assert.equal(await fsError(fs.readText(dir)), "FS_NOT_REGULAR_FILE");
 });
 
@@ -172,34 +174,27 @@ Deno.test("local_fs: writeText checks its precondition under the lock", async ()
   const outcome = await fs.writeText(a, "new", { precondition: { kind: "version", version } });
   assert.equal(outcome.operation, "update");
   assert.equal(decoder.decode(outcome.before!), "old");
-  assert.equal(outcome.version, await fs.version(a));
+  assert.equal(outcome.version, await versionOf(fs, a));
   const created = await fs.writeText(fresh, "b", { precondition: { kind: "absent" } });
   assert.deepEqual([created.operation, created.before], ["create", null]);
-  assert.equal(created.version, await fs.version(fresh));
+  assert.equal(created.version, await versionOf(fs, fresh));
   assert.deepEqual(await tempFiles(root), []);
 });
 
-Deno.test("local_fs: editText applies the function under the lock; a throw leaves the file", async () => {
+Deno.test("local_fs: editText writes the contents given; content that is not bytes leaves the file", async () => {
   await using box = await sandbox("local", { "a.txt": "abc" });
   const { root } = box;
   const fs = new LocalFileSystem({ roots: [root] });
   const a = await fs.resolve("a.txt", { cwd: root, op: "edit" });
-  const outcome = await fs.editText(
-    a,
-    (before) => encoder.encode(decoder.decode(before).toUpperCase()),
-  );
+  const outcome = await fs.editText(a, { content: encoder.encode("ABC") });
   assert.equal(decoder.decode(outcome.before), "abc");
   assert.equal(decoder.decode(outcome.after), "ABC");
-  assert.equal(outcome.version, await fs.version(a));
-  assert.equal(
-    await fsError(fs.editText(a, () => {
-      throw new FsError("FS_NO_MATCH");
-    })),
-    "FS_NO_MATCH",
-  );
+  assert.equal(outcome.version, await versionOf(fs, a));
+  const notBytes = { content: "text" as unknown as Uint8Array };
+  assert.equal(await fsError(fs.editText(a, notBytes)), "FS_IO_ERROR");
   assert.equal(await Deno.readTextFile(join(root, "a.txt")), "ABC");
   const missing = await fs.resolve("b.txt", { cwd: root, op: "edit" });
-  assert.equal(await fsError(fs.editText(missing, (b) => b)), "FS_NOT_FOUND");
+  assert.equal(await fsError(fs.editText(missing, { content: outcome.after })), "FS_NOT_FOUND");
   assert.deepEqual(await tempFiles(root), []);
 });
 
@@ -223,17 +218,17 @@ Deno.test("local_fs: an edit returned as slices writes them in order, with the s
     const bounds = [...new Set([0, ...cuts, size])].sort((x, y) => x - y);
     const slices = bounds.slice(1).map((end, i) => content.subarray(bounds[i], end));
     slices.splice(1, 0, new Uint8Array()); // an empty slice changes nothing
-    const sliced = await fs.editText(a, () => slices);
+    const sliced = await fs.editText(a, { content: slices });
     const label = `${size} bytes cut at ${cuts}`;
     assert.deepEqual(await Deno.readFile(join(root, "a.txt")), content, label);
-    assert.equal(sliced.version, await fs.version(a), label);
+    assert.equal(sliced.version, await versionOf(fs, a), label);
     assert.deepEqual(sliced.after, content, label);
     assert.ok(Object.keys(sliced).includes("after"), label);
     // The same content returned whole: only the file's identity part of the version differs.
-    const whole = await fs.editText(a, () => content.slice());
+    const whole = await fs.editText(a, { content: content.slice() });
     const digest = (version: string) => version.slice(version.lastIndexOf(":"));
     assert.equal(digest(whole.version), digest(sliced.version), label);
-    assert.equal(whole.version, await fs.version(a), label);
+    assert.equal(whole.version, await versionOf(fs, a), label);
   }
 });
 
@@ -251,8 +246,7 @@ Deno.test("local_fs: every method fails with FS_ABORTED on an aborted signal", a
     () => fs.readText(target, { signal }),
     () => fs.streamText(target, { signal }),
     () => fs.writeText(target, "b", { signal }),
-    () => fs.editText(target, (b) => b, { signal }),
-    () => fs.version(target, { signal }),
+    () => fs.editText(target, { content: encoder.encode("b") }, { signal }),
   ];
   for (const call of calls) assert.equal(await fsError(call()), "FS_ABORTED");
   assert.equal(await Deno.readTextFile(join(root, "a.txt")), "a");

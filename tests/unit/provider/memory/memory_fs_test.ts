@@ -34,7 +34,9 @@ Deno.test("C1.7: initial bytes are copied: changing the caller's array later cha
   const read = await fs.readText(at(fs, "/w/a"));
   read.bytes[0] = 0x7a;
   assert.equal(decoder.decode(fs.readFile("/w/a")), "abc");
-  const edited = await fs.editText(at(fs, "/w/a"), (b) => [b, encoder.encode("d")]);
+  const edited = await fs.editText(at(fs, "/w/a"), {
+    content: [encoder.encode("abc"), encoder.encode("d")],
+  });
   edited.after[0] = 0x7a;
   assert.equal(decoder.decode(fs.readFile("/w/a")), "abcd");
 });
@@ -61,7 +63,10 @@ Deno.test("C1.7: hand-made targets are checked too: outside and read-only roots"
   assert.equal(await code(fs.stat(outside)), "FS_OUTSIDE_ROOT");
   assert.equal(await code(fs.writeText(outside, "x")), "FS_OUTSIDE_ROOT");
   assert.equal(await code(fs.writeText(at(fs, "/ro/a"), "x")), "FS_READ_ONLY");
-  assert.equal(await code(fs.editText(at(fs, "/ro/a"), (b) => b)), "FS_READ_ONLY");
+  assert.equal(
+    await code(fs.editText(at(fs, "/ro/a"), { content: encoder.encode("b") })),
+    "FS_READ_ONLY",
+  );
   assert.equal(decoder.decode(fs.readFile("/etc/secret")), "s");
   assert.equal(decoder.decode(fs.readFile("/ro/a")), "a");
 });
@@ -82,9 +87,9 @@ Deno.test("C1.7: a read handle serves any position and refuses reads once closed
   );
 });
 
-Deno.test("C1.7: an edit function returning something else fails as FS_IO_ERROR, file intact", async () => {
+Deno.test("C1.7: editText's content other than bytes fails as FS_IO_ERROR, file intact", async () => {
   const fs = new MemoryFileSystem({ roots: ["/w"], files: { "/w/a": "keep" } });
-  const bad = () => "text" as unknown as Uint8Array;
+  const bad = { content: "text" as unknown as Uint8Array };
   assert.equal(await code(fs.editText(at(fs, "/w/a"), bad)), "FS_IO_ERROR");
   assert.equal(decoder.decode(fs.readFile("/w/a")), "keep");
 });
