@@ -375,7 +375,9 @@ function strictSchema(schema: ToolInputSchema): ToolInputSchema {
     const property = structuredClone(value);
     if (!schema.required.includes(key)) {
       delete property.default;
-      property.type = [property.type, "null"].flat();
+      // A one-of-several argument (C9.3's globs) takes null as one more branch.
+      if (Array.isArray(property.anyOf)) property.anyOf = [...property.anyOf, { type: "null" }];
+      else property.type = [property.type, "null"].flat();
     }
     properties[key] = property;
   }

@@ -40,6 +40,8 @@ export interface GlobRequest {
   sort: GlobOrder;
   /** The first file to show, 1-based. */
   offset: number;
+  /** The most files to show (at most `globMaxFiles` are, whatever it says), or `undefined`. */
+  limit?: number;
 }
 
 /** `glob`: its arguments checked, then the files below the directory matched. */
@@ -61,9 +63,11 @@ function parseGlob(a: Record<string, unknown>): GlobRequest {
   if (!(ORDERS as readonly unknown[]).includes(sort)) throw invalid(SEARCH_MESSAGES.sort);
   const offset = optional(a.offset) ?? 1;
   if (!isPositiveInteger(offset)) throw invalid(SEARCH_MESSAGES.offset);
+  const limit = optional(a.limit);
+  if (limit !== undefined && !isPositiveInteger(limit)) throw invalid(VALIDATION_MESSAGES.limit);
   const compiled = compileGlobSet(pattern);
   if (!compiled.including) throw invalid(SEARCH_MESSAGES.patternIncludes);
-  return { pattern, compiled, path, sort: sort as GlobOrder, offset };
+  return { pattern, compiled, path, sort: sort as GlobOrder, offset, limit };
 }
 
 /** Runs `glob` with validated arguments. */
@@ -86,8 +90,10 @@ async function runGlob(
     });
   }
   const from = request.offset - 1;
-  const end = from + config.globMaxFiles;
-  // Display paths only for the files the view can show (it shows at most `globMaxFiles`).
+  // `limit` shows fewer files than the cap, never more (C10).
+  const max = Math.min(request.limit ?? Infinity, config.globMaxFiles);
+  const end = from + max;
+  // Display paths only for the files the view can show (at most `max`).
   const listed = files.map((f, i) =>
     i < from || i >= end ? UNSHOWN : { path: displayPath(env.cwd, f.target.path), size: f.size }
   );
@@ -96,7 +102,7 @@ async function runGlob(
     request.pattern,
     listed,
     request.sort,
-    { offset: request.offset, max: config.globMaxFiles, maxBytes: config.readMaxBytes },
+    { offset: request.offset, max, maxBytes: config.readMaxBytes },
   );
   return {
     content: view.text,

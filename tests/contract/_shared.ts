@@ -27,6 +27,14 @@ export function concat(...parts: (Uint8Array | string)[]): Uint8Array {
 
 export const FILE_PATH = { type: "string", description: "Absolute or workspace-relative." };
 
+/**
+ * A glob argument (C9.3): a string or a list of strings, as `anyOf` branches of one `type` each
+ * (issue 34 item 4: a `type` array is less portable).
+ */
+export const GLOBS = {
+  anyOf: [{ type: "string" }, { type: "array", items: { type: "string" } }],
+};
+
 export const SCHEMAS = {
   list: {
     type: "object",
@@ -54,9 +62,9 @@ export const SCHEMAS = {
     type: "object",
     properties: {
       file_path: FILE_PATH,
-      old_string: { type: "string", description: "Exact text to replace." },
+      old_string: { type: "string" },
       new_string: { type: "string" },
-      replace_all: { type: "boolean", description: "Replace every match.", default: false },
+      replace_all: { type: "boolean" },
     },
     required: ["file_path", "old_string", "new_string"],
     additionalProperties: false,
@@ -64,14 +72,11 @@ export const SCHEMAS = {
   glob: {
     type: "object",
     properties: {
-      pattern: {
-        type: ["string", "array"],
-        items: { type: "string" },
-        description: "e.g. src/**/*.ts or [*.ts, !*.test.ts]",
-      },
+      pattern: { ...GLOBS, description: "e.g. [*.ts, !*.test.ts]" },
       path: { type: "string", description: "Directory; default: workspace." },
       sort: { type: "string", enum: ["path", "size", "modified"] },
       offset: { type: "integer", minimum: 1 },
+      limit: { type: "integer", minimum: 1 },
     },
     required: ["pattern"],
     additionalProperties: false,
@@ -80,20 +85,17 @@ export const SCHEMAS = {
     type: "object",
     properties: {
       pattern: { type: "string" },
-      path: { type: "string", description: "File or directory; default: workspace." },
-      glob: {
-        type: ["string", "array"],
-        items: { type: "string" },
-        description: "File filter, e.g. *.ts or [*.ts, !*.test.ts]",
-      },
-      ignore_case: { type: "boolean", default: false },
+      path: { type: "string", description: "File or directory." },
+      glob: { ...GLOBS, description: "e.g. [*.ts, !*.test.ts]" },
+      ignore_case: { type: "boolean" },
       output_mode: {
         type: "string",
         enum: ["content", "files_with_matches", "count"],
         default: "content",
       },
-      context: { type: "integer", minimum: 0, maximum: 10, default: 0 },
+      context: { type: "integer", minimum: 0, maximum: 10 },
       offset: { type: "integer", minimum: 1 },
+      limit: { type: "integer", minimum: 1 },
     },
     required: ["pattern"],
     additionalProperties: false,
@@ -101,7 +103,7 @@ export const SCHEMAS = {
 };
 
 export const DESCRIPTIONS = {
-  list: "List the files and subdirectories of a directory.",
+  list: "List a directory's files and subdirectories.",
   read: "Read a text file as numbered lines.",
   write: "Create a file or replace its whole content.",
   edit: "Replace exact text in a file.",

@@ -13,17 +13,17 @@ import { sandbox } from "../_sandbox.ts";
 
 const GUIDANCE = {
   list:
-    "Use list, not ls, to see what a directory holds. Use glob or grep once you know the path pattern or the text. Make independent calls in parallel.",
+    "Use list, not ls, to see what a directory holds; glob or grep once you know the path pattern or the text. Make independent calls in parallel.",
   read:
-    "Use read, not cat, head or tail, for text files. Lines come numbered; when the footer says more remain, continue with the offset it gives, or use offset and limit to jump within a large file.",
+    "Use read, not cat, head or tail. Lines come numbered; continue with the offset the footer gives, or use offset and limit to jump within a large file.",
   write:
     "Use write, not shell redirection, to create a file (parent directories too) or replace all of it. Read an existing file first; prefer edit for partial changes.",
   edit:
-    "Use edit, not sed, for targeted changes: old_string must match exactly once (copy it from read output, without the line-number prefix) unless replace_all is set. First read its current version: any read window (one line is enough), a grep content view or your own write or edit counts.",
+    "Use edit, not sed, for targeted changes: old_string must match exactly once (copy it from read output without line numbers) unless replace_all is set. First read its current version: any read window (one line is enough), a grep content view or your own write or edit counts.",
   glob:
-    "Use glob, not find, to find files by path: *.ts matches at any depth. Hidden and gitignored files are skipped.",
+    "Use glob, not find: *.ts matches at any depth. Gitignored files are skipped, hidden ones unless the pattern names them (.github/**, .*).",
   grep:
-    "Use grep, not shell grep or rg, to find where something is defined or used. Narrow with path or glob; files_with_matches or count for an overview. Hidden and gitignored files are skipped. Line numbers work as read offsets.",
+    "Use grep, not shell grep or rg, to find where something is defined or used. Narrow with path or glob; files_with_matches or count for an overview. Gitignored files are skipped, hidden ones unless glob names them (.github/**, .*). Line numbers work as read offsets.",
 };
 
 Deno.test("C9.1: definitions are list, read, write, edit, glob, grep with the pinned descriptions, schemas and guidance", async () => {
@@ -70,13 +70,14 @@ Deno.test("guidance tells when to use each tool instead of a shell, how to page,
   );
   assert(edit.includes("not sed") && edit.includes("First read its current version"));
   // Issue 21: one read line or a grep content view is enough for edit; calls in parallel;
-  // both search tools skip hidden and gitignored files.
+  // both search tools skip gitignored files, and (issue 32 item 5, C9.2) hidden ones unless
+  // the pattern or glob names them.
   assert(edit.includes("(one line is enough)") && edit.includes("a grep content view"));
   assert(list.includes("independent calls in parallel"));
   const [glob, grep] = tools.definitions.slice(4).map((d) => d.guidance);
-  for (const search of [glob, grep]) {
-    assert(search.includes("Hidden and gitignored files are skipped."));
-  }
+  assert(glob.includes("Gitignored files are skipped, hidden ones unless the pattern names them"));
+  assert(grep.includes("Gitignored files are skipped, hidden ones unless glob names them"));
+  for (const search of [glob, grep]) assert(search.includes("(.github/**, .*)"));
 });
 
 Deno.test("systemPrompt joins the guidance in the fixed order, whatever order it is given", async () => {
@@ -116,4 +117,16 @@ Deno.test(`the six tools' name, description, schema and guidance fit ${TOKEN_BUD
     `${cost.total} DeepSeek V3 tokens, over the budget of ${TOKEN_BUDGET}`,
   );
   assert(cost.total > 100, "the tokenizer counted implausibly few tokens");
+});
+
+Deno.test("C9.6/C15.3 (issue 32 item 5): delete's guidance says a grep content view counts as a read, and it does", async () => {
+  await using box = await sandbox("local", { "old.ts": "export const gone = 1;\n" });
+  const tools = box.toolsWith({ tools: ["grep", "delete"] });
+  const [, del] = tools.definitions;
+  assertStrictEquals(
+    del.guidance,
+    "Use delete, not rm. Read a file before deleting it (a grep content view counts); a non-empty directory needs recursive: true, and every file in it read first. Deleting cannot be undone.",
+  );
+  await tools.execute("grep", { pattern: "gone" });
+  assertStrictEquals((await tools.execute("delete", { path: "old.ts" })).content, "Deleted old.ts");
 });

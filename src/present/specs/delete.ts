@@ -19,7 +19,7 @@ import {
 export const DELETE_SPEC: ToolSpec = {
   description: "Delete a file, or a directory with recursive.",
   guidance:
-    "Use delete, not rm. Read a file before deleting it; a non-empty directory needs recursive: true, and every file in it read first. Deleting cannot be undone.",
+    "Use delete, not rm. Read a file before deleting it (a grep content view counts); a non-empty directory needs recursive: true, and every file in it read first. Deleting cannot be undone.",
   inputSchema: () =>
     inputObject({
       path: { ...PATH_ARGUMENT },

@@ -19,13 +19,13 @@ import {
 export const EDIT_SPEC: ToolSpec = {
   description: "Replace exact text in a file.",
   guidance:
-    "Use edit, not sed, for targeted changes: old_string must match exactly once (copy it from read output, without the line-number prefix) unless replace_all is set. First read its current version: any read window (one line is enough), a grep content view or your own write or edit counts.",
+    "Use edit, not sed, for targeted changes: old_string must match exactly once (copy it from read output without line numbers) unless replace_all is set. First read its current version: any read window (one line is enough), a grep content view or your own write or edit counts.",
   inputSchema: () =>
     inputObject({
       file_path: { ...PATH_ARGUMENT },
-      old_string: { type: "string", description: "Exact text to replace." },
+      old_string: { type: "string" },
       new_string: { type: "string" },
-      replace_all: { type: "boolean", description: "Replace every match.", default: false },
+      replace_all: { type: "boolean" },
     }, ["file_path", "old_string", "new_string"]),
   annotations: changing({ destructive: true, idempotent: false }),
   outputSchema: outputObject({ path: TEXT, before: TEXT, after: TEXT }, ["path"]),

@@ -9,6 +9,7 @@ import {
   DIRECTORY_ARGUMENT,
   GLOBS,
   inputObject,
+  LIMIT,
   OFFSET,
   outputObject,
   presentSearch,
@@ -24,13 +25,14 @@ export const GLOB_SORTS = Object.freeze(["path", "size", "modified"] as const);
 export const GLOB_SPEC: ToolSpec = {
   description: "Find files by path pattern.",
   guidance:
-    "Use glob, not find, to find files by path: *.ts matches at any depth. Hidden and gitignored files are skipped.",
+    "Use glob, not find: *.ts matches at any depth. Gitignored files are skipped, hidden ones unless the pattern names them (.github/**, .*).",
   inputSchema: () =>
     inputObject({
-      pattern: { ...GLOBS, description: "e.g. src/**/*.ts or [*.ts, !*.test.ts]" },
+      pattern: { ...GLOBS, description: "e.g. [*.ts, !*.test.ts]" },
       path: { ...DIRECTORY_ARGUMENT },
       sort: { type: "string", enum: [...GLOB_SORTS] },
       offset: { ...OFFSET },
+      limit: { ...LIMIT },
     }, ["pattern"]),
   annotations: READ_ONLY,
   outputSchema: outputObject({

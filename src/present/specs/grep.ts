@@ -9,6 +9,7 @@ import {
   COUNT,
   GLOBS,
   inputObject,
+  LIMIT,
   OFFSET,
   outputObject,
   presentSearch,
@@ -30,16 +31,17 @@ export const GREP_MAX_CONTEXT = 10;
 export const GREP_SPEC: ToolSpec = {
   description: "Search file contents with a regular expression (RE2).",
   guidance:
-    "Use grep, not shell grep or rg, to find where something is defined or used. Narrow with path or glob; files_with_matches or count for an overview. Hidden and gitignored files are skipped. Line numbers work as read offsets.",
+    "Use grep, not shell grep or rg, to find where something is defined or used. Narrow with path or glob; files_with_matches or count for an overview. Gitignored files are skipped, hidden ones unless glob names them (.github/**, .*). Line numbers work as read offsets.",
   inputSchema: () =>
     inputObject({
       pattern: { type: "string" },
-      path: { type: "string", description: "File or directory; default: workspace." },
-      glob: { ...GLOBS, description: "File filter, e.g. *.ts or [*.ts, !*.test.ts]" },
-      ignore_case: { type: "boolean", default: false },
+      path: { type: "string", description: "File or directory." },
+      glob: { ...GLOBS, description: "e.g. [*.ts, !*.test.ts]" },
+      ignore_case: { type: "boolean" },
       output_mode: { type: "string", enum: [...GREP_OUTPUT_MODES], default: GREP_OUTPUT_MODES[0] },
-      context: { type: "integer", minimum: 0, maximum: GREP_MAX_CONTEXT, default: 0 },
+      context: { type: "integer", minimum: 0, maximum: GREP_MAX_CONTEXT },
       offset: { ...OFFSET },
+      limit: { ...LIMIT },
     }, ["pattern"]),
   annotations: READ_ONLY,
   outputSchema: outputObject({

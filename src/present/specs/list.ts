@@ -19,9 +19,9 @@ import {
 
 /** `list`: the files and subdirectories of a directory. */
 export const LIST_SPEC: ToolSpec = {
-  description: "List the files and subdirectories of a directory.",
+  description: "List a directory's files and subdirectories.",
   guidance:
-    "Use list, not ls, to see what a directory holds. Use glob or grep once you know the path pattern or the text. Make independent calls in parallel.",
+    "Use list, not ls, to see what a directory holds; glob or grep once you know the path pattern or the text. Make independent calls in parallel.",
   inputSchema: () => inputObject({ path: { ...DIRECTORY_ARGUMENT } }, []),
   annotations: READ_ONLY,
   outputSchema: outputObject({

@@ -22,7 +22,7 @@ import {
 export const READ_SPEC: ToolSpec = {
   description: "Read a text file as numbered lines.",
   guidance:
-    "Use read, not cat, head or tail, for text files. Lines come numbered; when the footer says more remain, continue with the offset it gives, or use offset and limit to jump within a large file.",
+    "Use read, not cat, head or tail. Lines come numbered; continue with the offset the footer gives, or use offset and limit to jump within a large file.",
   inputSchema: (config) =>
     inputObject({
       file_path: { ...PATH_ARGUMENT },

@@ -83,11 +83,18 @@ export const PATH_ARGUMENT = { type: "string", description: "Absolute or workspa
 /** The description of an optional directory argument. */
 export const DIRECTORY_ARGUMENT = { type: "string", description: "Directory; default: workspace." };
 
-/** A glob argument (C9.3): one pattern or a list of them. */
-export const GLOBS = { type: ["string", "array"], items: { type: "string" } };
+/**
+ * A glob argument (C9.3): one pattern or a list of them, as `anyOf` branches of one `type` each
+ * (a `type` array is legal JSON Schema, but clients that map schemas onto a single-`type`
+ * dialect, such as Gemini's function declarations, may reject it; issue 34 item 4).
+ */
+export const GLOBS = { anyOf: [{ type: "string" }, { type: "array", items: { type: "string" } }] };
 
 /** The `offset` of the search tools: the first result to show (C10, C11). */
 export const OFFSET = { type: "integer", minimum: 1 };
+
+/** The `limit` of the search tools: the most results to show (C10, C11). */
+export const LIMIT = { type: "integer", minimum: 1 };
 
 /** A string in an output schema. */
 export const TEXT = { type: "string" };

@@ -75,6 +75,8 @@ export interface GrepRequest {
   context: number;
   /** The first matching line (`content`) or file (other modes) to show, 1-based. */
   offset: number;
+  /** The most matching lines (`content`) or files (other modes) to show, or `undefined`. */
+  limit?: number;
 }
 
 /** `grep`: its arguments checked and the pattern compiled, then the lines matched. */
@@ -111,6 +113,8 @@ function parseGrep(a: Record<string, unknown>): GrepRequest {
   }
   const offset = optional(a.offset) ?? 1;
   if (!isPositiveInteger(offset)) throw invalid(SEARCH_MESSAGES.offset);
+  const limit = optional(a.limit);
+  if (limit !== undefined && !isPositiveInteger(limit)) throw invalid(VALIDATION_MESSAGES.limit);
   let compiled: GrepPattern;
   try {
     compiled = compileGrepPattern(pattern, ignoreCase);
@@ -136,7 +140,13 @@ function parseGrep(a: Record<string, unknown>): GrepRequest {
     outputMode: outputMode as GrepOutputMode,
     context,
     offset,
+    limit,
   };
+}
+
+/** The most items a view shows: `limit` shows fewer than the cap, never more (C11). */
+function shownMax(request: GrepRequest, cap: number): number {
+  return Math.min(request.limit ?? Infinity, cap);
 }
 
 /** What the search found, file by file. */
@@ -170,7 +180,7 @@ async function runGrep(
     searched: 0,
     skipped: [],
     // Matching lines before the window are kept too: the view skips them.
-    keep: content ? request.offset - 1 + config.grepMaxMatches : 0,
+    keep: content ? request.offset - 1 + shownMax(request, config.grepMaxMatches) : 0,
   };
   const clock = new YieldClock(signal);
   const search = (target: FsTarget, single: boolean) =>
@@ -297,7 +307,7 @@ async function renderFound(
       request.pattern,
       views,
       counts,
-      { ...window, max: config.grepMaxMatches },
+      { ...window, max: shownMax(request, config.grepMaxMatches) },
       { maxLineLength: config.readMaxLineLength, context: request.context },
     );
     value.matches = view.rendered.map((r) => ({
@@ -318,7 +328,7 @@ async function renderFound(
   const filesMode = mode as "files_with_matches" | "count";
   const view = renderGrepFiles(shown, request.pattern, views, counts, filesMode, {
     ...window,
-    max: config.globMaxFiles,
+    max: shownMax(request, config.globMaxFiles),
   });
   const from = request.offset - 1;
   value.matches = views.slice(from, from + view.shown).map((v) => ({

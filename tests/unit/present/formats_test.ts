@@ -60,10 +60,7 @@ Deno.test("toOpenAITools strict requires every property and makes optional ones 
     additionalProperties: false,
   });
   assertEquals(write.function.parameters, SCHEMAS.write);
-  assertEquals(edit.function.parameters.properties.replace_all, {
-    type: ["boolean", "null"],
-    description: "Replace every match.",
-  });
+  assertEquals(edit.function.parameters.properties.replace_all, { type: ["boolean", "null"] });
   assertEquals(edit.function.parameters.required, [
     "file_path",
     "old_string",
@@ -260,4 +257,22 @@ Deno.test("toAcpDiff turns write and edit values into ACP diff items", async () 
     oldText: "a\n",
     newText: "b\n",
   });
+});
+
+Deno.test("toOpenAITools strict adds null as one more anyOf branch of a glob argument (C9.3, issue 34 item 4)", async () => {
+  await using box = await sandbox("local");
+  const { tools } = box;
+  const strict = toOpenAITools(tools.definitions, { strict: true });
+  const glob = strict[4].function.parameters;
+  assertEquals(glob.properties.pattern, SCHEMAS.glob.properties.pattern);
+  assertEquals(glob.properties.limit, { type: ["integer", "null"], minimum: 1 });
+  assertEquals(strict[5].function.parameters.properties.glob, {
+    anyOf: [...SCHEMAS.grep.properties.glob.anyOf, { type: "null" }],
+    description: "e.g. [*.ts, !*.test.ts]",
+  });
+  for (const tool of strict) {
+    for (const property of Object.values(tool.function.parameters.properties)) {
+      assert.ok(!Array.isArray(property.type) || !property.type.includes("array"));
+    }
+  }
 });
