@@ -15,6 +15,7 @@ import { compileGrepPattern, GrepScanner } from "../src/text/grep_scan.ts";
 import { mkfifo, needsRun, ok } from "./_helpers.ts";
 import { type Sandbox, sandbox } from "./_sandbox.ts";
 import { containsBytes } from "../src/text/byte_search.ts";
+import { looksBinary } from "../src/text/binary_sniff.ts";
 import { fdPathsAvailable } from "../src/provider/local/_fd_paths.ts";
 import { makeBatchCheck } from "../src/provider/local/_search_worker.ts";
 
@@ -170,6 +171,9 @@ Deno.test("C11: search.mayContain marks 0 only a file read whole that lacks a ne
   deepEqual([...flags!], [1, 0, 0, 0, 1, 1]);
   const one = await fs.resolve(join(box.root, "nul.bin"), { cwd: "/", op: "read" });
   deepEqual([...(await fs.search.mayContain!([one], [needles[1]]))!], [1]);
+  // A binary file is never marked 0, even lacking a needle: the search tells it binary and
+  // leaves it out of the files searched (C11 <s>, issue 32 item 4).
+  deepEqual([...(await fs.search.mayContain!([one], [needles[0]]))!], [1]);
 });
 
 Deno.test("C11: the worker's literal search is the same code as this thread's", async () => {
@@ -222,7 +226,7 @@ Deno.test("C11: the prefilter's two threads claim each file of a batch once, wit
     },
   };
   // The two threads' checks, taking turns on one batch in slices of uneven sizes.
-  const checks = [0, 1].map(() => makeBatchCheck(counting, containsBytes, 1 << 18));
+  const checks = [0, 1].map(() => makeBatchCheck(counting, containsBytes, 1 << 18, looksBinary));
   const roots = [Deno.realPathSync(box.root)];
   const batch = { paths, needles, roots, shared: new SharedArrayBuffer(8 + paths.length) };
   let turns = 0;

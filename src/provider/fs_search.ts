@@ -70,9 +70,11 @@ export interface FsSearchProvider {
    * Optional prefilter for `grep`: for each file, `0` when it surely lacks one of `needles`
    * (byte strings every matching line contains), `1` when it may hold them all; or `null` for
    * "no answer" (every file may). A hint told ahead of the search, typically on another thread:
-   * the tool skips a file marked `0` and reads every other one through `readChunks`. A `0`
-   * is itself an answer about content, so it may be given only on a read of the file verified
-   * to lie inside a root.
+   * the tool skips a file marked `0` (counting it as searched) and reads every other one through
+   * `readChunks`. A binary file (C4.2: a NUL byte in its first 8 KiB, or a UTF-16 byte order
+   * mark) is never marked `0`: the tool reads it and leaves it out of the files searched, a
+   * count that must not depend on the pattern (C11). A `0` is itself an answer about content, so
+   * it may be given only on a read of the file verified to lie inside a root.
    */
   mayContain?(
     targets: readonly FsTarget[],

@@ -12,12 +12,15 @@
 // file outside at the same name holds the pattern (a one-bit content oracle, issue 19). Where
 // /proc/self/fd cannot be used (scoped permission flags), there is no prefilter: every file is
 // read through `searchChunks`, which checks. A file marked 1 is read through `searchChunks` too.
-// Both threads run the very same check: the worker evaluates `makeBatchCheck`'s source text, with
-// `makeByteSearch`'s.
+// A binary file (C4.2's head rule) is never marked 0, whatever it lacks: the search reads it,
+// tells it binary and leaves it out of the files searched, so that count (C11 `<s>`) does not
+// depend on the pattern. Both threads run the very same check: the worker evaluates
+// `makeBatchCheck`'s source text, with `makeByteSearch`'s and `looksBinary`'s.
 
 import * as nodeFs from "node:fs";
 import { setImmediate } from "node:timers";
 import { makeByteSearch } from "../../text/byte_search.ts";
+import { looksBinary } from "../../text/binary_sniff.ts";
 import { fdPathsAvailable } from "./_fd_paths.ts";
 import { sourceWorker } from "./_worker.ts";
 
@@ -65,12 +68,14 @@ export type BatchCheck = (batch: Batch, max: number, until?: number) => boolean;
  * @param fs `node:fs`.
  * @param containsBytes The byte search's `containsBytes`.
  * @param wholeMax The size from which a file is left to the caller (marked 1).
+ * @param binary C4.2's rule on a file's bytes (`looksBinary`): a binary file is marked 1.
  * @returns The check.
  */
 export function makeBatchCheck(
   fs: CheckFs,
   containsBytes: (bytes: Uint8Array, needle: Uint8Array) => boolean,
   wholeMax: number,
+  binary: (head: Uint8Array) => boolean,
 ): BatchCheck {
   const FLAGS = fs.constants.O_RDONLY | fs.constants.O_NOFOLLOW | fs.constants.O_NONBLOCK;
   const buffer = new Uint8Array(wholeMax);
@@ -96,6 +101,8 @@ export function makeBatchCheck(
       const n = fs.readSync(fd, buffer, 0, buffer.length, null);
       if (n >= buffer.length) return false;
       const bytes = buffer.subarray(0, n);
+      // A binary file is left to the search, which leaves it uncounted (C11 `<s>`).
+      if (binary(bytes)) return false;
       for (const needle of needles) {
         // The skip is taken only on a read verified to lie inside a root (checked after it).
         if (!containsBytes(bytes, needle)) return located(fd, roots);
@@ -127,6 +134,7 @@ const check = (${String(makeBatchCheck)})(
   require("node:fs"),
   (${String(makeByteSearch)})().containsBytes,
   ${WHOLE_MAX},
+  ${String(looksBinary)},
 );
 function handle(batch) {
   check(batch, Infinity);
@@ -180,7 +188,7 @@ function help(): void {
   helping = false;
   const oldest = asked.find((a) => unclaimed(a.batch));
   if (oldest) {
-    checkHere ??= makeBatchCheck(nodeFs, makeByteSearch().containsBytes, WHOLE_MAX);
+    checkHere ??= makeBatchCheck(nodeFs, makeByteSearch().containsBytes, WHOLE_MAX, looksBinary);
     checkHere(oldest.batch, SLICE, performance.now() + SLICE_MS);
   }
   for (const done of asked.filter((a) => fullyChecked(a.batch))) done.settle(true);
