@@ -148,6 +148,7 @@ async function main(args: string[]): Promise<void> {
         token,
         structured: parsed.structured,
         allowedHosts: parsed.allowHosts,
+        config: parsed.config,
       });
       console.error(
         `toolfs mcp: serving ${http.url}` +
@@ -162,6 +163,7 @@ async function main(args: string[]): Promise<void> {
       serving = await serveStdio(parsed.roots, {
         structured: parsed.structured,
         tools: parsed.tools,
+        config: parsed.config,
       });
     }
   } catch (error) {

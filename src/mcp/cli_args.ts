@@ -7,6 +7,7 @@
 import { resolve } from "node:path";
 import { parseArgs } from "node:util";
 import type { FsToolName } from "../types.ts";
+import { type FsToolsConfig, resolveConfig } from "../config.ts";
 import type { RootSpec } from "../provider/local/local_fs.ts";
 import { toolDefinitions } from "../tools/tools.ts";
 import { message } from "./workspace.ts";
@@ -23,6 +24,7 @@ options:
   --read-only <dir>      add a root that is listed and read, never written
   --structured           also send structuredContent and outputSchema
   --tools <names>        the tools to serve, comma-separated (default: every tool but patch)
+  --config <json>        caps and switches, e.g. '{"readLimit":200,"detailedFooters":true}'
   --http [host:]port     serve Streamable HTTP at http://host:port/mcp (host 127.0.0.1 by default;
                          needs --allow-net=host:port); the bearer token is TOOLFS_MCP_TOKEN
                          (--allow-env=TOOLFS_MCP_TOKEN) or a fresh one printed to stderr
@@ -38,6 +40,8 @@ export interface Cli {
   structured: boolean;
   /** `--tools`, split on commas. */
   tools?: FsToolName[];
+  /** `--config`, parsed and checked (C2, C4.2a). */
+  config?: Partial<FsToolsConfig>;
   /** `--http`'s address, unparsed. */
   http?: string;
   /** `--no-auth`. */
@@ -68,6 +72,7 @@ export function parseCli(
         "read-only": { type: "string", multiple: true },
         structured: { type: "boolean" },
         tools: { type: "string" },
+        config: { type: "string" },
         http: { type: "string" },
         "no-auth": { type: "boolean" },
         "allow-host": { type: "string", multiple: true },
@@ -97,9 +102,22 @@ export function parseCli(
       return { problem: `--tools: ${message(error)}` };
     }
   }
+  let config: Partial<FsToolsConfig> | undefined;
+  if (parsed.values.config !== undefined) {
+    try {
+      config = JSON.parse(parsed.values.config);
+      if (typeof config !== "object" || config === null || Array.isArray(config)) {
+        return { problem: `--config: expected a JSON object: got ${parsed.values.config}` };
+      }
+      resolveConfig(config);
+    } catch (error) {
+      return { problem: `--config: ${message(error)}` };
+    }
+  }
   return {
     roots,
     tools,
+    config,
     structured: parsed.values.structured === true,
     http: parsed.values.http,
     noAuth: parsed.values["no-auth"] === true,
