@@ -25,6 +25,12 @@ const ORDER_WORDS: Readonly<Record<GlobOrder, string>> = {
 };
 
 /**
+ * What `read` would make of a file that is not text, as a sized listing names it after the size
+ * (C10): C4.2's binary file, C17.1's image, C17.2's document.
+ */
+export type FileKind = "binary" | "image" | "document";
+
+/**
  * A file size as `glob` shows it when sorted by size (C10): `<n> B` below 1024 bytes, else one
  * decimal and `KiB`, `MiB` or `GiB` (1024-based).
  *
@@ -56,7 +62,8 @@ export function formatSize(bytes: number): string {
  *
  * @param displayPath The search directory's display path.
  * @param pattern The pattern as given (string or array).
- * @param files Every matching file's display path (and size when sorted by size), in order.
+ * @param files Every matching file's display path (and size and kind when sorted by size), in
+ *   order.
  * @param order The order the files come in.
  * @param window The offset, `globMaxFiles` and `readMaxBytes`.
  * @returns The view.
@@ -64,14 +71,16 @@ export function formatSize(bytes: number): string {
 export function renderGlob(
   displayPath: string,
   pattern: string | readonly string[],
-  files: readonly { path: string; size?: number }[],
+  files: readonly { path: string; size?: number; kind?: FileKind }[],
   order: GlobOrder,
   window: SearchWindow,
 ): SearchView {
   const p = JSON.stringify(pattern);
   // At most `max` lines are shown: only those are rendered.
   const lines = files.slice(window.offset - 1, window.offset - 1 + window.max).map((f) =>
-    order === "size" ? `${renderName(f.path)} (${formatSize(f.size ?? 0)})` : renderName(f.path)
+    order === "size"
+      ? `${renderName(f.path)} (${sizeAndKind(f.size ?? 0, f.kind)})`
+      : renderName(f.path)
   );
   const body = pathLines(lines, window.max, window.maxBytes);
   const n = files.length;
@@ -87,6 +96,11 @@ export function renderGlob(
     })`;
   }
   return { text: envelope(displayPath, "glob", body, footer), shown: body.length };
+}
+
+/** `<size>`, or `<size>, <kind>` for a file `read` would not show as text (C10). */
+function sizeAndKind(bytes: number, kind: FileKind | undefined): string {
+  return kind ? `${formatSize(bytes)}, ${kind}` : formatSize(bytes);
 }
 
 /**

@@ -7,7 +7,12 @@
 
 import { FsError } from "../fs_error.ts";
 import { displayPath } from "../provider/roots.ts";
-import { globOffsetMessage, type GlobOrder, renderGlob } from "../render/glob_render.ts";
+import {
+  type FileKind,
+  globOffsetMessage,
+  type GlobOrder,
+  renderGlob,
+} from "../render/glob_render.ts";
 import { globTooLongMessage, SEARCH_MESSAGES } from "../render/search_render.ts";
 import { GLOB_MAX_LENGTH } from "../text/glob_match.ts";
 import { compileGlobSet, type GlobSet } from "../text/glob_set.ts";
@@ -20,7 +25,9 @@ import {
   requireGlobs,
 } from "./_args.ts";
 import { VALIDATION_MESSAGES } from "../render/errors.ts";
-import { resolveIn, type Tool, type ToolEnv, type ToolSuccess } from "./_context.ts";
+import { looksBinary, resolveIn, type Tool, type ToolEnv, type ToolSuccess } from "./_context.ts";
+import type { FsTarget } from "../provider/fs_provider.ts";
+import { sniffMedia } from "../text/media_sniff.ts";
 import { type SearchFile, walkFiles } from "./grep/walk.ts";
 
 import type { GlobValue } from "../types.ts";
@@ -93,9 +100,14 @@ async function runGlob(
   // `limit` shows fewer files than the cap, never more (C10).
   const max = Math.min(request.limit ?? Infinity, config.globMaxFiles);
   const end = from + max;
-  // Display paths only for the files the view can show (at most `max`).
+  // Display paths (and kinds) only for the files the view can show (at most `max`).
+  const kinds = request.sort === "size" ? await kindsOf(files.slice(from, end), env) : [];
   const listed = files.map((f, i) =>
-    i < from || i >= end ? UNSHOWN : { path: displayPath(env.cwd, f.target.path), size: f.size }
+    i < from || i >= end ? UNSHOWN : {
+      path: displayPath(env.cwd, f.target.path),
+      size: f.size,
+      kind: kinds[i - from],
+    }
   );
   const view = renderGlob(
     shown,
@@ -113,6 +125,79 @@ async function runGlob(
       total: files.length,
     },
   };
+}
+
+/**
+ * What `read` would make of each file, by its first 8 KiB (C10 sizes): an image or a document
+ * (C17), a binary file (C4.2), or text (`undefined`, as is a file that cannot be read now).
+ * Read through the provider's search path where it has one (no version digest; the kind is told
+ * only of a read verified to lie inside a root), else through `streamText`.
+ */
+async function kindsOf(files: readonly Sized[], env: ToolEnv): Promise<(FileKind | undefined)[]> {
+  const buffer = new Uint8Array(2 * HEAD); // each half holds one chunk: the first is the head
+  const kinds: (FileKind | undefined)[] = [];
+  for (const file of files) {
+    if (env.signal?.aborted) throw new FsError("FS_ABORTED");
+    kinds.push(
+      await headOf(file.target, env, buffer).then(
+        (head) => head ? kindOf(head, env.config.readImages) : undefined,
+        () => undefined,
+      ),
+    );
+  }
+  return kinds;
+}
+
+const HEAD = 8192;
+
+/** The kind `read` gives a file with this head: C17's media first, then C4.2's binary rule. */
+function kindOf(head: Uint8Array, images: boolean): FileKind | undefined {
+  const media = sniffMedia(head);
+  if (media === "application/pdf") return "document";
+  if (media) return images ? "image" : "binary";
+  return looksBinary(head) ? "binary" : undefined;
+}
+
+/** A file's first {@linkcode HEAD} bytes (fewer for a short file), or `null` unverified. */
+async function headOf(
+  target: FsTarget,
+  env: ToolEnv,
+  buffer: Uint8Array,
+): Promise<Uint8Array | null> {
+  const { signal } = env;
+  const search = env.fs.search;
+  if (search) {
+    const read = await search.readChunks(target, { signal, buffer });
+    try {
+      let head = new Uint8Array(0);
+      // The first chunk fills one half of the buffer: the head, or the whole of a short file.
+      for await (const chunk of read.chunks) {
+        head = chunk.slice(0, HEAD);
+        break;
+      }
+      await read.verify();
+      return head;
+    } catch (error) {
+      if (error instanceof FsError && error.code === "FS_OUTSIDE_ROOT") return null;
+      throw error;
+    } finally {
+      read.close();
+    }
+  }
+  const handle = await env.fs.streamText(target, { signal });
+  try {
+    const out = new Uint8Array(HEAD);
+    let filled = 0;
+    for await (const chunk of handle.chunks(0)) {
+      const take = Math.min(chunk.length, HEAD - filled);
+      out.set(chunk.subarray(0, take), filled);
+      filled += take;
+      if (filled === HEAD) break;
+    }
+    return out.subarray(0, filled);
+  } finally {
+    handle.close();
+  }
 }
 
 /** What stands for a file outside the window shown (the view only counts it). */
