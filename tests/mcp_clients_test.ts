@@ -14,7 +14,7 @@ const INSPECTOR = "npm:@modelcontextprotocol/inspector@2.12.0";
 
 const ALL_TOOLS = "list,read,write,edit,glob,grep,move,delete,patch";
 
-test("issue 34 item 4: the MCP Inspector's --strict finds no portability problem in any of the nine tools' schemas", async () => {
+test("issue 34 item 4: the MCP Inspector's --strict finds no portability problem in any of the nine tools' input or output schemas", async () => {
   await using box = await sandbox("local");
   const server = [
     Deno.execPath(),
@@ -24,6 +24,7 @@ test("issue 34 item 4: the MCP Inspector's --strict finds no portability problem
     "--allow-write",
     "--allow-env=INIT_CWD",
     `${PROJECT}/mcp.ts`,
+    "--structured", // the output schemas too
     "--tools",
     ALL_TOOLS,
     box.root,

@@ -37,7 +37,7 @@ export const GLOB_SPEC: ToolSpec = {
   annotations: READ_ONLY,
   outputSchema: outputObject({
     path: TEXT,
-    pattern: { type: ["string", "array"] },
+    pattern: GLOBS,
     files: { type: "array", items: TEXT },
     total: COUNT,
   }, ["path", "files", "total"]),

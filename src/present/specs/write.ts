@@ -28,7 +28,7 @@ export const WRITE_SPEC: ToolSpec = {
   outputSchema: outputObject({
     path: TEXT,
     operation: { enum: ["create", "update"] },
-    before: { type: ["string", "null"] },
+    before: { anyOf: [TEXT, { type: "null" }] },
     after: TEXT,
   }, ["path", "operation"]),
   present: (a, cwd) => presentFile("Write", a.file_path, cwd, { kind: "edit" }),
