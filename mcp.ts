@@ -148,6 +148,7 @@ async function main(args: string[]): Promise<void> {
         token,
         structured: parsed.structured,
         allowedHosts: parsed.allowHosts,
+        tools: parsed.tools,
         config: parsed.config,
       });
       console.error(

@@ -6,7 +6,7 @@
  */
 
 import { deepStrictEqual as assertEquals, ok as assert } from "node:assert/strict";
-import { connectStdio, PROJECT, runMcp, test } from "./_mcp_client.ts";
+import { connectHttp, connectStdio, PROJECT, runMcp, startHttp, test } from "./_mcp_client.ts";
 import { sandbox } from "./_sandbox.ts";
 
 /** The MCP Inspector, pinned (its CLI runs under Deno from npm, outside the project's lock). */
@@ -107,5 +107,35 @@ test("C2: the MCP server refuses a --config it cannot use, naming the problem (e
     const run = await runMcp([box.root, "--config", config]);
     assertEquals(run.code, 2, run.stderr);
     assert(run.stderr.startsWith(problem), run.stderr);
+  }
+});
+
+test("C4.2a/C15.1: over HTTP the MCP server takes --config and --tools as over stdio", async () => {
+  await using box = await sandbox("local", { "a.txt": "x x" });
+  const server = await startHttp([
+    box.root,
+    "--http",
+    "127.0.0.1:0",
+    "--no-auth",
+    "--tools",
+    "read,patch",
+    "--config",
+    '{"detailedFooters":true}',
+  ]);
+  try {
+    const connection = await connectHttp(server);
+    try {
+      const { tools } = await connection.client.listTools();
+      assertEquals(tools.map((tool) => tool.name), ["read", "patch"]);
+      const read = await connection.call("read", { file_path: "a.txt" });
+      assertEquals(
+        read.content[0].text.split("\n").at(-2),
+        "(End of file - total 1 line; no newline at end of file)",
+      );
+    } finally {
+      await connection.close();
+    }
+  } finally {
+    await server.stop();
   }
 });
