@@ -1,10 +1,8 @@
 /**
- * Builds the UI (`playground/ui/` → `playground/dist/`) with Vite, and tells whether the build
- * is stale. Run directly to build: `deno run -A playground/server/build_ui.ts`.
- *
- * Vite 8 bundles with Rolldown, a Node-API addon that needs `--allow-ffi`, and probes
- * `/proc` paths that Deno only opens under `--allow-all`; so the server never imports Vite but
- * runs this file in a child process with `-A`.
+ * Builds the UI (`playground/ui/` → `playground/dist/`) with `deno bundle` (Deno's own bundler:
+ * no Vite, no Rolldown, nothing more to download than the UI's two packages, preact and diff),
+ * and tells whether the build is stale. Run directly to build:
+ * `deno run -A playground/server/build_ui.ts`.
  *
  * @module
  */
@@ -17,13 +15,6 @@ import { PLAYGROUND_DIR } from "./workspace.ts";
 export const UI_DIR: string = join(PLAYGROUND_DIR, "ui");
 /** Where the built UI goes (gitignored). */
 export const DIST_DIR: string = join(PLAYGROUND_DIR, "dist");
-
-/**
- * The npm packages the UI's sources import. Vite resolves them from `node_modules/` by itself, and
- * `deno task playground` installs only what it imports (`--unstable-npm-lazy-caching`), so the
- * build imports these first to have Deno install them.
- */
-export const UI_PACKAGES: readonly string[] = Object.freeze(["preact", "diff"]);
 
 const STAMP = ".build-hash";
 const SELF = fileURLToPath(import.meta.url);
@@ -65,7 +56,7 @@ export async function isStale(): Promise<boolean> {
 }
 
 /**
- * Builds the UI in a child Deno process when the build is missing or stale.
+ * Builds the UI when the build is missing or stale.
  *
  * @param options `force` rebuilds regardless.
  * @returns Whether a build ran.
@@ -74,37 +65,53 @@ export async function isStale(): Promise<boolean> {
 export async function ensureUiBuilt(options: { force?: boolean } = {}): Promise<boolean> {
   if (!options.force && !await isStale()) return false;
   console.log("Building the playground UI…");
-  const { success, code } = await new Deno.Command(Deno.execPath(), {
-    args: ["run", "--node-modules-dir=auto", "--unstable-npm-lazy-caching", "-A", SELF],
-    cwd: dirname(PLAYGROUND_DIR),
-    stdout: "inherit",
-    stderr: "inherit",
-  }).output();
-  if (!success) {
+  try {
+    await build();
+  } catch (error) {
     const hasOld = await Deno.stat(join(DIST_DIR, "index.html")).then(() => true, () => false);
-    const message = `the UI build failed (exit code ${code})`;
+    const message = `the UI build failed: ${(error as Error).message}`;
     if (!hasOld) throw new Error(message);
     console.warn(`${message}; serving the previous build`);
   }
   return true;
 }
 
-/** Runs Vite's production build in this process and stamps the output. */
+/**
+ * Bundles `ui/index.html` (its script, the styles it imports, preact and diff) into
+ * `dist/` with `deno bundle` in a child process, and stamps the output.
+ */
 async function build(): Promise<void> {
   const started = performance.now();
   const hash = await sourceHash();
-  await Promise.all(UI_PACKAGES.map((name) => import(name)));
-  const { build } = await import("vite");
-  const { default: preact } = await import("@preact/preset-vite");
-  await build({
-    root: UI_DIR,
-    configFile: false,
-    logLevel: "warn",
-    plugins: [preact()],
-    cacheDir: join(PLAYGROUND_DIR, ".vite"),
-    build: { outDir: DIST_DIR, emptyOutDir: true, sourcemap: true },
-  });
-  await Deno.writeTextFile(join(DIST_DIR, STAMP), hash + "\n");
+  const out = `${DIST_DIR}.building`;
+  await Deno.remove(out, { recursive: true }).catch(() => {});
+  const { success, code, stderr } = await new Deno.Command(Deno.execPath(), {
+    args: [
+      "bundle",
+      "--quiet",
+      "--unstable-npm-lazy-caching",
+      "--platform=browser",
+      "--minify",
+      "--sourcemap=linked",
+      `--lock=${join(dirname(PLAYGROUND_DIR), "deno.lock")}`,
+      "--outdir",
+      out,
+      join(UI_DIR, "index.html"),
+    ],
+    cwd: dirname(PLAYGROUND_DIR),
+    env: { NO_COLOR: "1" },
+    stdin: "null",
+    stdout: "null",
+    stderr: "piped",
+  }).output();
+  if (!success) {
+    await Deno.remove(out, { recursive: true }).catch(() => {});
+    const said = new TextDecoder().decode(stderr).trim();
+    throw new Error(`deno bundle exited with code ${code}${said ? `: ${said}` : ""}`);
+  }
+  await Deno.writeTextFile(join(out, STAMP), hash + "\n");
+  await Deno.remove(DIST_DIR, { recursive: true }).catch(() => {});
+  await Deno.rename(out, DIST_DIR);
   console.log(`Built the UI into ${DIST_DIR} in ${Math.round(performance.now() - started)} ms`);
 }
 

@@ -37,14 +37,21 @@ async function available(command: string): Promise<boolean> {
   }
 }
 
+/**
+ * Runs a command to its end. `stdout` and `stderr` stay apart: what a child prints on stderr
+ * (Deno's `Download …` lines on an empty cache) never reaches the output a test parses
+ * (issue 34 item 3); `output` joins them for failure messages only.
+ */
 async function run(
   command: string,
   args: string[],
   cwd: string,
-): Promise<{ code: number; output: string }> {
+): Promise<{ code: number; stdout: string; stderr: string; output: string }> {
   const out = await new Deno.Command(command, { args, cwd, stdin: "null" }).output();
   const d = new TextDecoder();
-  return { code: out.code, output: d.decode(out.stdout) + d.decode(out.stderr) };
+  const stdout = d.decode(out.stdout);
+  const stderr = d.decode(out.stderr);
+  return { code: out.code, stdout, stderr, output: `${stdout}\n--- stderr ---\n${stderr}` };
 }
 
 /** The published TypeScript files: deno.json's publish.include, expanded. */
@@ -71,9 +78,12 @@ function specifiersOf(text: string): string[] {
     .map((m) => m[1]);
 }
 
-Deno.test("C18.2 every import in published code is relative, node: or a pinned npm: specifier matching deno.json", async () => {
+Deno.test("C18.2 every import in published code is relative, node: or a pinned npm: specifier matching the import map", async () => {
+  // deno.json names its import map file (`importMap`: inline `imports` would have `deno task`
+  // download every package in them before any task runs; issue 34 item 1).
   const config = JSON.parse(await Deno.readTextFile(join(PROJECT, "deno.json")));
-  const imports = config.imports as Record<string, string>;
+  const map = JSON.parse(await Deno.readTextFile(join(PROJECT, config.importMap)));
+  const imports = map.imports as Record<string, string>;
   const pinned = new Map<string, string>();
   for (const [name, target] of Object.entries(imports)) {
     const m = /^npm:\/?((?:@[^/@]+\/)?[^/@]+)@([^/]+)\/?$/.exec(target);
@@ -89,7 +99,7 @@ Deno.test("C18.2 every import in published code is relative, node: or a pinned n
       if (!m) {
         problems.push(`${file}: ${specifier} (bare: resolves only through the import map)`);
       } else if (pinned.get(m[1]) !== m[2]) {
-        problems.push(`${file}: ${specifier} (deno.json has ${m[1]}@${pinned.get(m[1])})`);
+        problems.push(`${file}: ${specifier} (the import map has ${m[1]}@${pinned.get(m[1])})`);
       } else npm++;
     }
   }
@@ -118,11 +128,13 @@ console.log(JSON.stringify({
   langchain: await read.invoke({ file_path: "a.txt" }),
   agents: toOpenAIAgentsTools(tools).map((t) => t.name),
 }));
+// What Deno prints on an empty cache goes to stderr; the test reads stdout only.
+console.error("Download https://registry.npmjs.org/example");
 `,
       );
       const got = await run(Deno.execPath(), ["run", "--no-prompt", "-A", "main.ts"], dir);
       assertEquals(got.code, 0, got.output);
-      const printed = JSON.parse(got.output.trim().split("\n").at(-1)!);
+      const printed = JSON.parse(got.stdout.trim().split("\n").at(-1)!);
       assert(printed.langchain.includes("1: x"), printed.langchain);
       assertEquals(printed.agents, ["list", "read", "write", "edit", "glob", "grep"]);
     } finally {
@@ -177,8 +189,9 @@ for (const runtime of ["node", "bun"]) {
         const got = await run(runtime, args, dir);
         assertEquals(got.code, 0, got.output);
         assertEquals(
-          got.output.trim(),
+          got.stdout.trim(),
           "ok read/edit, grep/glob, formats, testing, adapters, LocalFileSystem refuses",
+          got.output,
         );
       } finally {
         if (runtime === "bun") await Deno.remove(dir, { recursive: true }); // the last user
