@@ -71,6 +71,7 @@ export type { FsTextsOverride, FsToolTexts } from "./src/present/texts.ts";
 export { FS_ERROR_CODES, FsError, type FsErrorCode, type FsErrorOptions } from "./src/fs_error.ts";
 export { DEFAULT_CONFIG, type FsToolsConfig } from "./src/config.ts";
 export {
+  type FsChange,
   type FsDeleteCondition,
   type FsEntryIntent,
   type FsEntryPath,

@@ -10,10 +10,31 @@ import { FsError } from "../fs_error.ts";
 import type { FsEntryType, FsPrecondition } from "../provider/fs_provider.ts";
 import { unreadTreeMessage } from "../render/entry_render.ts";
 
+/**
+ * A change to one file, as a person reviewing it wants to see it (issue 34.6): the text before
+ * and after and the unified diff between them, computed against the version the file has now.
+ */
+export interface FsChange {
+  /** The file's version the change was computed against; `null` when it does not exist. */
+  version: string | null;
+  /** Its text now (without a BOM); `null` when it does not exist, or for a binary file. */
+  before: string | null;
+  /** Its text after the call; `null` when the call removes it, or for a binary file. */
+  after: string | null;
+  /**
+   * The unified diff (`--- a/<displayPath>`, `+++ b/<displayPath>`, `/dev/null` for a created
+   * or deleted file, 3 lines of context); `""` when nothing changes (e.g. an `edit` whose
+   * `old_string` does not match, which then fails as C12.3 says).
+   */
+  diff: string;
+}
+
 /** A write or edit about to happen. */
 export interface FsIntent {
-  /** `write` or `edit`. */
+  /** `write` or `edit` (a patch's added file is a `write`, its updated file an `edit`). */
   op: "write" | "edit";
+  /** The tool that asks: `write`, `edit` or `patch` (which includes the apply_patch hosts). */
+  tool: "write" | "edit" | "patch";
   /** The session the call belongs to. */
   session: object;
   /** The absolute lexical path. */
@@ -24,8 +45,20 @@ export interface FsIntent {
   displayPath: string;
   /** Whether the file exists now. */
   exists: boolean;
-  /** The call's content (`write`) or new string (`edit`), for a policy that shows it to a person. */
+  /**
+   * The call's content (`write`), new string (`edit`) or the patch text (`patch`), for a policy
+   * that shows it to a person.
+   */
   content: string;
+  /** `edit` only: the text to replace, its replacement and whether every occurrence goes. */
+  edit?: { oldString: string; newString: string; replaceAll: boolean };
+  /**
+   * The change for a reviewer: the text before and after, and the unified diff. Nothing is
+   * read until a policy calls it (once; later calls share the answer), so a policy that checks
+   * its own rules first reads only what it allowed. Return `{ kind: "version", version }` with
+   * its `version` to have the provider apply the call only to the text that was reviewed.
+   */
+  change(): Promise<FsChange>;
   /** The call's signal. */
   signal?: AbortSignal;
 }
@@ -57,6 +90,11 @@ export interface FsEntryIntent extends FsEntryPath {
    * with its current version for a delete.
    */
   files: readonly { realPath: string; version?: string }[];
+  /**
+   * `delete` of a regular file only: the change for a reviewer (its text before, and the diff
+   * to `/dev/null`), read only when called, as {@linkcode FsIntent.change}.
+   */
+  change?(): Promise<FsChange>;
   /** The call's signal. */
   signal?: AbortSignal;
 }

@@ -144,6 +144,18 @@ export function pathErrorMessage(
   path: string,
   detail?: string,
 ): string {
+  return `cannot ${op} ${quotePath(path)}: ${pathErrorReason(code, op, detail)}`;
+}
+
+/**
+ * The reason part of {@linkcode pathErrorMessage}, after `cannot <op> "<path>": `.
+ *
+ * @param code The failure's code.
+ * @param op The tool.
+ * @param detail The provider's detail (e.g. an OS message).
+ * @returns The reason, e.g. `read it first`.
+ */
+export function pathErrorReason(code: FsErrorCode, op: FsOp, detail?: string): string {
   let reason = REASONS[code];
   // C4.3b: `permission denied (the file is read-only)`; an OS refusal carries no detail.
   if (code === "FS_PERMISSION_DENIED" && detail) reason = `${reason} (${detail})`;
@@ -152,7 +164,7 @@ export function pathErrorMessage(
     // `list` and `glob` name a directory; any other op names a file below one.
     reason = op === "list" || op === "glob" ? "not a directory" : "a parent is not a directory";
   }
-  return `cannot ${op} ${quotePath(path)}: ${reason ?? detail ?? "input/output error"}`;
+  return reason ?? detail ?? "input/output error";
 }
 
 /** The path a failure is about, as the caller gave it and as displayed (C7.3). */

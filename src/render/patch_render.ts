@@ -6,7 +6,9 @@
  * @module
  */
 
-import { whitespaceHint } from "./hints.ts";
+import type { FsErrorCode } from "../fs_error.ts";
+import { pathErrorReason } from "./errors.ts";
+import { didYouMean, whitespaceHint } from "./hints.ts";
 import { quotePath, renderName } from "./names.ts";
 
 /** The validation message of the `patch` argument. */
@@ -57,6 +59,7 @@ export type PatchSyntaxProblem =
   | { kind: "begin" | "end" | "no-operations" | "empty-hunk" }
   | { kind: "header" | "hunk-line" | "no-anchor"; text: string }
   | { kind: "no-path"; marker: string }
+  | { kind: "nul-path" }
   | { kind: "empty-update"; path: string };
 
 /**
@@ -95,6 +98,8 @@ function syntaxReason(problem: PatchSyntaxProblem): string {
       }`;
     case "no-path":
       return `"${problem.marker}" needs a path`;
+    case "nul-path":
+      return "a path must not contain a NUL byte";
     case "empty-update":
       return `"*** Update File: ${problem.path}" has no hunks`;
     case "empty-hunk":
@@ -154,11 +159,20 @@ export function patchFileMessage(displayPath: string, place: PatchPlace, reason:
   return `cannot patch ${quotePath(displayPath)} (${place.operation}, ${at}): ${reason}`;
 }
 
-/** Why a hunk was not found, as far as the failure path could tell (C12.3). */
+/** Why a hunk was not found, as far as the failure path could tell (C12.3, C16.2). */
 export type HunkMissHint =
   | { kind: "anchor"; anchor: string }
   | { kind: "line-numbers" }
   | { kind: "whitespace"; first: number; last: number }
+  | {
+    kind: "closest";
+    /** The block of the file that comes closest: its first and last line. */
+    first: number;
+    last: number;
+    /** The first line there that differs from the hunk, and its text. */
+    line: number;
+    text: string;
+  }
   | { kind: "none" };
 
 /**
@@ -189,6 +203,10 @@ export function hunkMissReason(hint: HunkMissHint): string {
       return `${head}; remove the line numbers that read puts before each line`;
     case "whitespace":
       return `${head}; ${whitespaceHint(hint.first, hint.last)}`;
+    case "closest":
+      return `${head}; lines ${hint.first}-${hint.last} come closest, and line ${hint.line} there reads ${
+        JSON.stringify(hint.text)
+      }`;
     default:
       return `${head}; read the file again and copy them exactly`;
   }
@@ -217,6 +235,96 @@ export function hunkAmbiguousReason(lines: readonly number[]): string {
   return `the lines to replace occur ${lines.length} times (lines ${
     shown.join(", ")
   }); add an @@ line naming the enclosing function or class, or more context`;
+}
+
+/** Why one file of a patch failed, as data (rendered by {@linkcode patchFailureMessage}). */
+export type PatchReason =
+  /** A failure of C3–C5 with the code's own reason (`read it first`, `permission denied`, …). */
+  | { kind: "code"; detail?: string }
+  /** A complete message from elsewhere (a host policy's own text). */
+  | { kind: "message"; text: string }
+  /** `*** Add File` of a file that exists; a move's destination that exists. */
+  | { kind: "add-exists" | "destination-exists" }
+  /** The patch names one file twice. */
+  | { kind: "twice" }
+  /** The file is missing: close names (C12.5), and whether `*** Add File` would create it. */
+  | { kind: "not-found"; suggestions: readonly string[]; addFile: boolean }
+  /** A hunk that was not found, with the hint that applies. */
+  | { kind: "hunk-miss"; hint: HunkMissHint }
+  /** A hunk without an anchor that matches at these lines. */
+  | { kind: "ambiguous"; lines: readonly number[] }
+  /** A path outside every root, as given, with C12.10's suggestions. */
+  | { kind: "outside"; suggestions: readonly string[] };
+
+/**
+ * A failure of one operation of a patch: its code, the file (display path, or as given for
+ * `outside`), where the patch names it (absent for a path outside the roots), why, and after a
+ * failed commit the display paths that could not be put back.
+ */
+export interface PatchFailure {
+  code: FsErrorCode;
+  file: string;
+  place?: PatchPlace;
+  reason: PatchReason;
+  /** Set when files had already changed: those that could not be put back (`[]`: none). */
+  unrestored?: readonly string[];
+}
+
+/**
+ * The message of a patch failure: `cannot patch "<path>" (<operation>, [hunk <k> at ]patch line
+ * <n>): <reason>`, or `cannot patch "<path>": outside the permitted roots` (C3.2), with the
+ * rollback tail when files had changed.
+ *
+ * @param failure The failure.
+ * @returns The message.
+ *
+ * @example Usage
+ * ```ts
+ * import { equal } from "node:assert/strict";
+ * import { patchFailureMessage } from "./patch_render.ts";
+ *
+ * equal(
+ *   patchFailureMessage({
+ *     code: "FS_NOT_FOUND",
+ *     file: "src/a.ts",
+ *     place: { operation: "Update File", line: 2 },
+ *     reason: { kind: "not-found", suggestions: ["src/app.ts"], addFile: true },
+ *   }),
+ *   'cannot patch "src/a.ts" (Update File, patch line 2): not found; did you mean "src/app.ts"?; to create it use *** Add File',
+ * );
+ * ```
+ */
+export function patchFailureMessage(failure: PatchFailure): string {
+  const reason = patchReason(failure.code, failure.reason);
+  const message = failure.place === undefined
+    ? `cannot patch ${quotePath(failure.file)}: ${reason}`
+    : patchFileMessage(failure.file, failure.place, reason);
+  return failure.unrestored ? message + rollbackTail(failure.unrestored) : message;
+}
+
+function patchReason(code: FsErrorCode, reason: PatchReason): string {
+  switch (reason.kind) {
+    case "code":
+      return pathErrorReason(code, "patch", reason.detail);
+    case "message":
+      return reason.text;
+    case "add-exists":
+      return PATCH_REASONS.addExists;
+    case "destination-exists":
+      return PATCH_REASONS.destinationExists;
+    case "twice":
+      return PATCH_REASONS.twice;
+    case "not-found":
+      return `${pathErrorReason(code, "patch")}${didYouMean(reason.suggestions)}${
+        reason.addFile ? "; to create it use *** Add File" : ""
+      }`;
+    case "hunk-miss":
+      return hunkMissReason(reason.hint);
+    case "ambiguous":
+      return hunkAmbiguousReason(reason.lines);
+    case "outside":
+      return `${pathErrorReason(code, "patch")}${didYouMean(reason.suggestions)}`;
+  }
 }
 
 /**

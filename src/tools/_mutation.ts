@@ -3,7 +3,9 @@
 import { FsError } from "../fs_error.ts";
 import type { FsPrecondition, FsTarget } from "../provider/fs_provider.ts";
 import { displayPath } from "../provider/roots.ts";
+import type { EditRequest } from "../text/edit_apply.ts";
 import { MAX_TEXT_BYTES, resolveIn, tooLarge, type ToolEnv } from "./_context.ts";
+import { edited, fileIntent, readChange } from "./_intents.ts";
 
 /** What a write or edit proceeds with once the checks before it have passed. */
 export interface MutationGate {
@@ -17,7 +19,7 @@ export interface MutationGate {
 /**
  * Resolves `filePath`, then, queued behind this instance's other mutations of the same file,
  * checks existence and type, the size limit and the policy, in the order of C3.8, and runs
- * `mutation` with the outcome.
+ * `mutation` with the outcome. `edit` is `edit`'s request, which the intent shows.
  */
 export async function gated<T>(
   env: ToolEnv,
@@ -25,6 +27,7 @@ export async function gated<T>(
   filePath: string,
   content: string,
   mutation: (gate: MutationGate) => Promise<T>,
+  edit?: EditRequest,
 ): Promise<T> {
   const { signal } = env;
   const target = await resolveIn(env, filePath, op);
@@ -34,16 +37,15 @@ export async function gated<T>(
     if (stat && stat.type !== "file") throw new FsError("FS_NOT_REGULAR_FILE");
     if (stat?.size != null && stat.size > MAX_TEXT_BYTES) throw tooLarge(stat.size);
     const shown = displayPath(env.cwd, target.path);
-    const intent = {
+    const file = { target, shown };
+    const intent = fileIntent(env, file, {
       op,
-      session: env.session,
-      path: target.path,
-      realPath: target.realPath,
-      displayPath: shown,
+      tool: op,
       exists: stat !== null,
       content,
-      signal,
-    };
+      edit,
+      change: readChange(env, file, edit ? edited(edit) : () => content),
+    });
     const precondition =
       await (op === "write" ? env.policy.writeIntent(intent) : env.policy.editIntent(intent));
     return mutation({ target, shown, precondition });

@@ -11,6 +11,7 @@ import type { DeleteValue } from "../types.ts";
 import { invalid, optional, requireString } from "./_args.ts";
 import type { Tool, ToolEnv, ToolSuccess } from "./_context.ts";
 import { resolveEntry } from "./_entry.ts";
+import { entryIntent, readChange } from "./_intents.ts";
 
 /** Validated `delete` arguments. */
 interface DeleteRequest {
@@ -49,15 +50,15 @@ async function run(
       realPath,
       version,
     }));
-    const condition = await env.policy.deleteIntent?.({
+    const file = { target, shown: named.displayPath };
+    const condition = await env.policy.deleteIntent?.(entryIntent(env, named, {
       op: "delete",
-      session: env.session,
-      ...named,
       type,
       recursive,
       files,
-      signal,
-    }) ?? { kind: "none" };
+      // A file's text, for a reviewer (a tree is its file count and list).
+      change: type === "file" ? readChange(env, file, () => null) : undefined,
+    })) ?? { kind: "none" };
     const removed = await env.fs.removeEntry(target, {
       recursive,
       expect: condition.kind === "versions" ? condition.versions : undefined,

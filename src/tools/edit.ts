@@ -87,5 +87,6 @@ function run(args: EditArgs, env: ToolEnv): Promise<ToolSuccess<EditValue>> {
         ),
       };
     },
+    request,
   );
 }

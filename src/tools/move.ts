@@ -21,6 +21,7 @@ import type { MoveValue } from "../types.ts";
 import { invalid, requireString } from "./_args.ts";
 import type { Tool, ToolEnv, ToolSuccess } from "./_context.ts";
 import { type Entry, resolveEntry } from "./_entry.ts";
+import { entryIntent } from "./_intents.ts";
 
 /** Validated `move` arguments. */
 interface MoveRequest {
@@ -62,15 +63,12 @@ async function run(
     const entries = await env.fs.listTree(source.target, { signal });
     if (!entries) throw new FsError("FS_NOT_FOUND");
     const type = entries[0].type;
-    await env.policy.moveIntent?.({
+    await env.policy.moveIntent?.(entryIntent(env, source.named, {
       op: "move",
-      session: env.session,
-      ...source.named,
       type,
       destination: destination.named,
       files: entries.filter((e) => e.type === "file").map(({ realPath }) => ({ realPath })),
-      signal,
-    });
+    }));
     const moved = await env.fs.moveEntry(source.target, destination.target, { signal })
       .catch((error) => {
         if (!(error instanceof FsError) || error.hasMessage) throw error;

@@ -135,7 +135,8 @@ forEachProvider(
         envelope(first, "*** Update File: a.ts", "@@", "-  return 2;", "+  return 3;"),
       ),
       [
-        'Error: cannot patch "a.ts" (Update File, hunk 1 at patch line 7): the lines to replace were not found; read the file again and copy them exactly',
+        // C16.2: the closest block, where one comes close.
+        'Error: cannot patch "a.ts" (Update File, hunk 1 at patch line 7): the lines to replace were not found; lines 2-2 come closest, and line 2 there reads "  return 1;"',
         "FS_NO_MATCH",
       ],
     );

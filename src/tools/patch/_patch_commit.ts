@@ -2,10 +2,9 @@
 // provider, in patch order with deletions last; when one fails, the files already changed are
 // put back, byte for byte, before the error is returned. Private to src/tools.
 
-import { FsError } from "../../fs_error.ts";
 import type { FsProvider, FsTarget } from "../../provider/fs_provider.ts";
-import { rollbackTail } from "../../render/patch_render.ts";
-import { asFileError, type PatchFile, type PlannedOperation } from "./_patch_plan.ts";
+import type { PatchFile, PlannedOperation } from "./_patch_plan.ts";
+import { asPatchFailure, PatchFailureError, withUnrestored } from "./_patch_failure.ts";
 import type { ToolEnv } from "../_context.ts";
 
 /** What a committed operation left, for its observation. */
@@ -39,13 +38,10 @@ export async function commitAll(
     try {
       committed[i] = await commitOne(fs, op, undos);
     } catch (error) {
-      const failure = asFileError(error, op.file, op.file.shown);
+      const failure = asPatchFailure(error, op.file, op.file.shown);
       const unrestored = await undoAll(undos);
-      if (undos.length === 0 || !(failure instanceof FsError)) throw failure;
-      throw new FsError(failure.code, {
-        message: failure.message + rollbackTail(unrestored),
-        cause: failure,
-      });
+      if (undos.length === 0 || !(failure instanceof PatchFailureError)) throw failure;
+      throw withUnrestored(failure, unrestored);
     }
   }
   return committed;

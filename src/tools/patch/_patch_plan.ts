@@ -1,28 +1,31 @@
 // The checks of `patch` before any file changes (CONTRACT C16.2): every path resolved and
 // contained in a writable root, every file's state and the policy consulted, every hunk located.
+// A failure is data (`PatchFailureError`), rendered once in src/render/patch_render.ts.
 // Private to src/tools.
 
 import { FsError } from "../../fs_error.ts";
 import type { FsPrecondition, FsTarget } from "../../provider/fs_provider.ts";
 import { displayPath } from "../../provider/roots.ts";
-import { pathErrorMessage } from "../../render/errors.ts";
-import {
-  hunkAmbiguousReason,
-  type HunkMissHint,
-  hunkMissReason,
-  PATCH_REASONS,
-  patchFileMessage,
-  type PatchOperationLabel,
-  type PatchPlace,
-} from "../../render/patch_render.ts";
+import type { HunkMissHint, PatchOperationLabel, PatchPlace } from "../../render/patch_render.ts";
 import { hasLinePrefixes } from "../../text/line_prefixes.ts";
 import { findLoose } from "../../text/loose_match.ts";
 import { lineRange } from "../../text/match_lines.ts";
 import { addedText, applyHunks, type PatchedBytes } from "./patch_apply.ts";
 import { PatchLocateError } from "./patch_locate.ts";
 import type { PatchOperation } from "./patch_parse.ts";
-import { looksBinary, MAX_TEXT_BYTES, resolveIn, tooLarge, type ToolEnv } from "../_context.ts";
+import {
+  bytesToText,
+  looksBinary,
+  MAX_TEXT_BYTES,
+  resolveIn,
+  tooLarge,
+  type ToolEnv,
+} from "../_context.ts";
 import { resolveEntry } from "../_entry.ts";
+import { changeOf, entryIntent, fileIntent } from "../_intents.ts";
+import { notFoundSuggestions, outsideRootSuggestions } from "../suggest_paths.ts";
+import { asPatchFailure, fileFailure, PatchFailureError } from "./_patch_failure.ts";
+import { closestBlock } from "./closest_block.ts";
 
 /** A path of the patch, resolved. */
 export interface PatchFile {
@@ -60,33 +63,6 @@ const LABELS: Record<PatchOperation["kind"], PatchOperationLabel> = {
   delete: "Delete File",
 };
 
-/** A failure about one file of the patch, its message complete. */
-export function fileError(
-  code: FsError["code"],
-  file: { shown: string; place: PatchPlace },
-  reason: string,
-): FsError {
-  return new FsError(code, { message: patchFileMessage(file.shown, file.place, reason) });
-}
-
-/**
- * An `FsError` from a check or the provider, as a failure naming the patch's operation and file
- * (C3.2's outside-root message stays exact).
- */
-export function asFileError(error: unknown, file: PatchFile, given: string): unknown {
-  if (!(error instanceof FsError)) return error;
-  if (error.code === "FS_OUTSIDE_ROOT" && !error.hasMessage) {
-    return new FsError(error.code, { message: pathErrorMessage(error.code, "patch", given) });
-  }
-  if (error.hasMessage) {
-    return error.message.startsWith("cannot patch ")
-      ? error
-      : fileError(error.code, file, error.message);
-  }
-  const full = pathErrorMessage(error.code, "patch", "", error.detail);
-  return fileError(error.code, file, full.slice(full.indexOf(": ") + 2));
-}
-
 /** Resolves every path of the patch, in patch order; refuses a path named twice. */
 export async function resolvePaths(
   env: ToolEnv,
@@ -104,10 +80,10 @@ export async function resolvePaths(
       file.shown = displayPath(env.cwd, file.target.path);
       if (!file.target.root.writable) throw new FsError("FS_READ_ONLY");
     } catch (error) {
-      throw asFileError(error, file, given);
+      throw await withSuggestions(env, asPatchFailure(error, file, given), given);
     }
     if (seen.has(file.target.realPath)) {
-      throw fileError("FS_INVALID_ARGUMENT", file, PATCH_REASONS.twice);
+      throw fileFailure("FS_INVALID_ARGUMENT", file, { kind: "twice" });
     }
     seen.add(file.target.realPath);
     return file;
@@ -136,7 +112,7 @@ export async function planOperation(
   const { file } = paths;
   try {
     if (op.kind === "add") {
-      const text = addedText(op.lines);
+      const text = op.text ?? addedText(op.lines);
       return { kind: "add", file, text, precondition: await absent(env, file, text) };
     }
     if (op.kind === "delete" && await isLink(env, file.target)) {
@@ -146,51 +122,96 @@ export async function planOperation(
       return { kind: "delete", file };
     }
     const stat = await env.fs.stat(file.target, { signal: env.signal });
-    if (!stat) throw new FsError("FS_NOT_FOUND");
+    if (!stat) throw await notFound(env, file, op.kind === "update");
     if (stat.type !== "file") throw new FsError("FS_NOT_REGULAR_FILE");
     if (stat.size != null && stat.size > MAX_TEXT_BYTES) throw tooLarge(stat.size);
     const { bytes, version } = await env.fs.readText(file.target, { signal: env.signal });
     // The new bytes are made from these: they are replaced only at this version.
     const precondition: FsPrecondition = { kind: "version", version };
     if (op.kind === "delete") {
-      await deleteAllowed(env, file, version);
+      await deleteAllowed(env, file, version, bytes);
       return { kind: "delete", file, before: bytes, precondition };
     }
-    const decided = await env.policy.editIntent({
-      ...intentOf(env, file, true, patch),
+    // Located once, when the policy asks for the change or after it decided.
+    let located: PatchedBytes | undefined;
+    const after = () => located ??= locate(bytes, op, file);
+    const decided = await env.policy.editIntent(fileIntent(env, file, {
       op: "edit",
-    });
+      tool: "patch",
+      exists: true,
+      content: patch,
+      change: () => Promise.resolve(changeOf(file.shown, version, bytes, joined(after()))),
+    }));
     if (decided.kind === "version" && decided.version !== version) throw new FsError("FS_STALE");
     if (looksBinary(bytes)) throw new FsError("FS_BINARY");
-    const after = locate(bytes, op, file);
-    if (after.length > MAX_TEXT_BYTES) throw tooLarge(after.length);
+    const patched = after();
+    if (patched.length > MAX_TEXT_BYTES) throw tooLarge(patched.length);
     const to = paths.to
-      ? { file: paths.to, precondition: await destination(env, file, paths.to, patch) }
+      ? { file: paths.to, precondition: await destination(env, file, paths.to, patch, patched) }
       : undefined;
-    return { kind: "update", file, to, before: bytes, after, precondition, hunks: op.hunks };
+    return {
+      kind: "update",
+      file,
+      to,
+      before: bytes,
+      after: patched,
+      precondition,
+      hunks: op.hunks,
+    };
   } catch (error) {
-    throw asFileError(error, file, op.path);
+    throw asPatchFailure(error, file, op.path);
   }
 }
 
-/** The intent the policy sees for one file of the patch. */
-function intentOf(env: ToolEnv, file: PatchFile, exists: boolean, content: string) {
-  return {
-    session: env.session,
-    path: file.target.path,
-    realPath: file.target.realPath,
-    displayPath: file.shown,
-    exists,
-    content,
-    signal: env.signal,
-  };
+/** A missing file: close names (C12.5); for `*** Update File`, the hint to add it (C16.2). */
+async function notFound(
+  env: ToolEnv,
+  file: PatchFile,
+  update: boolean,
+): Promise<PatchFailureError> {
+  const suggestions = await notFoundSuggestions(
+    env.fs,
+    "patch",
+    file.target.path,
+    env.cwd,
+    env.signal,
+  ).catch(() => []);
+  return fileFailure("FS_NOT_FOUND", file, { kind: "not-found", suggestions, addFile: update });
+}
+
+/** A path outside every root gains C12.10's suggestion (a leading `/` meant relative). */
+async function withSuggestions(env: ToolEnv, error: unknown, given: string): Promise<unknown> {
+  if (!(error instanceof PatchFailureError) || error.failure.reason.kind !== "outside") {
+    return error;
+  }
+  const suggestions = await outsideRootSuggestions(env.fs, "patch", given, env.cwd, env.signal)
+    .catch(() => []);
+  if (suggestions.length === 0) return error;
+  return new PatchFailureError({ ...error.failure, reason: { kind: "outside", suggestions } });
+}
+
+/** The patched bytes, joined. */
+function joined(patched: PatchedBytes): Uint8Array {
+  const out = new Uint8Array(patched.length);
+  let at = 0;
+  for (const piece of patched.pieces) {
+    out.set(piece, at);
+    at += piece.length;
+  }
+  return out;
 }
 
 /** An added file must be absent; the policy decides as for a new file's `write`. */
 async function absent(env: ToolEnv, file: PatchFile, text: string): Promise<FsPrecondition> {
   const stat = await env.fs.stat(file.target, { signal: env.signal });
-  if (stat) throw fileError("FS_EXISTS", file, PATCH_REASONS.addExists);
-  return await env.policy.writeIntent({ ...intentOf(env, file, false, text), op: "write" });
+  if (stat) throw fileFailure("FS_EXISTS", file, { kind: "add-exists" });
+  return await env.policy.writeIntent(fileIntent(env, file, {
+    op: "write",
+    tool: "patch",
+    exists: false,
+    content: text,
+    change: () => Promise.resolve(changeOf(file.shown, null, null, text)),
+  }));
 }
 
 /** A move's destination must be absent, and the policy must allow the move (C15.4). */
@@ -199,27 +220,31 @@ async function destination(
   from: PatchFile,
   to: PatchFile,
   patch: string,
+  patched: PatchedBytes,
 ): Promise<FsPrecondition> {
   try {
     const stat = await env.fs.stat(to.target, { signal: env.signal });
-    if (stat) throw fileError("FS_EXISTS", to, PATCH_REASONS.destinationExists);
-    await env.policy.moveIntent?.({
+    if (stat) throw fileFailure("FS_EXISTS", to, { kind: "destination-exists" });
+    await env.policy.moveIntent?.(entryIntent(env, entryOf(from), {
       op: "move",
-      session: env.session,
-      ...entryOf(env, from),
       type: "file",
-      destination: entryOf(env, to),
+      destination: entryOf(to),
       files: [{ realPath: from.target.realPath }],
-      signal: env.signal,
-    });
-    return await env.policy.writeIntent({ ...intentOf(env, to, false, patch), op: "write" });
+    }));
+    return await env.policy.writeIntent(fileIntent(env, to, {
+      op: "write",
+      tool: "patch",
+      exists: false,
+      content: patch,
+      change: () => Promise.resolve(changeOf(to.shown, null, null, joined(patched))),
+    }));
   } catch (error) {
-    throw asFileError(error, to, to.shown);
+    throw asPatchFailure(error, to, to.shown);
   }
 }
 
 /** A file's paths as a move or delete intent names them. */
-function entryOf(_env: ToolEnv, file: PatchFile) {
+function entryOf(file: PatchFile) {
   return { path: file.target.path, realPath: file.target.realPath, displayPath: file.shown };
 }
 
@@ -239,17 +264,16 @@ async function deleteAllowed(
   env: ToolEnv,
   file: PatchFile,
   version: string | null,
+  bytes?: Uint8Array,
 ): Promise<void> {
   const realPath = file.target.realPath;
-  const condition = await env.policy.deleteIntent?.({
+  const condition = await env.policy.deleteIntent?.(entryIntent(env, entryOf(file), {
     op: "delete",
-    session: env.session,
-    ...entryOf(env, file),
     type: version === null ? "other" : "file",
     recursive: false,
     files: version === null ? [] : [{ realPath, version }],
-    signal: env.signal,
-  });
+    change: bytes ? () => Promise.resolve(changeOf(file.shown, version, bytes, null)) : undefined,
+  }));
   const wanted = condition?.kind === "versions" ? condition.versions.get(realPath) : undefined;
   if (wanted !== undefined && wanted !== version) throw new FsError("FS_STALE");
 }
@@ -267,21 +291,26 @@ function locate(
     const hunk = op.hunks[error.hunk];
     const place = { ...file.place, hunk: error.hunk + 1, line: hunk.patchLine };
     const problem = error.problem;
+    const at = { shown: file.shown, place };
     if (problem.kind === "ambiguous") {
-      const reason = hunkAmbiguousReason(problem.lines);
-      throw fileError("FS_AMBIGUOUS_MATCH", { shown: file.shown, place }, reason);
+      throw fileFailure("FS_AMBIGUOUS_MATCH", at, { kind: "ambiguous", lines: problem.lines });
     }
     const hint: HunkMissHint = problem.kind === "anchor"
       ? { kind: "anchor", anchor: problem.anchor }
-      : missHint(bytes, problem.oldLines.join("\n"));
-    throw fileError("FS_NO_MATCH", { shown: file.shown, place }, hunkMissReason(hint));
+      : missHint(bytes, problem.oldLines);
+    throw fileFailure("FS_NO_MATCH", at, { kind: "hunk-miss", hint });
   }
 }
 
-/** The first C12.3 hint that applies to lines that were not found. */
-function missHint(bytes: Uint8Array, old: string): HunkMissHint {
+/**
+ * The first hint that applies to lines that were not found: C12.3's line numbers and
+ * whitespace, else the block of the file that comes closest (C16.2).
+ */
+function missHint(bytes: Uint8Array, oldLines: readonly string[]): HunkMissHint {
+  const old = oldLines.join("\n");
   if (hasLinePrefixes(old)) return { kind: "line-numbers" };
   const match = findLoose(bytes, old);
-  if (!match) return { kind: "none" };
-  return { kind: "whitespace", ...lineRange(bytes, match.start, match.end) };
+  if (match) return { kind: "whitespace", ...lineRange(bytes, match.start, match.end) };
+  const closest = closestBlock(bytesToText(bytes).split(/\r?\n/), oldLines);
+  return closest ? { kind: "closest", ...closest } : { kind: "none" };
 }

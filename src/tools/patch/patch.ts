@@ -7,8 +7,6 @@
  * @module
  */
 
-import { FsError } from "../../fs_error.ts";
-import { pathErrorMessage } from "../../render/errors.ts";
 import {
   PATCH_ARGUMENT_MESSAGE,
   type PatchDone,
@@ -20,6 +18,7 @@ import type { PatchValue } from "../../types.ts";
 import { invalid, requireString } from "../_args.ts";
 import type { Tool, ToolEnv, ToolSuccess } from "../_context.ts";
 import { commitAll } from "./_patch_commit.ts";
+import { PatchFailureError } from "./_patch_failure.ts";
 import { type PlannedOperation, planOperation, resolvePaths } from "./_patch_plan.ts";
 
 /** Validated `patch` arguments. */
@@ -70,7 +69,7 @@ async function run(args: PatchArgs, env: ToolEnv): Promise<ToolSuccess<PatchValu
     for (const [i, op] of operations.entries()) {
       planned.push(await planOperation(env, op, paths[i], patch));
     }
-    if (env.signal?.aborted) throw new FsError("FS_ABORTED", { message: abortedMessage(planned) });
+    if (env.signal?.aborted) throw aborted(planned);
     const committed = await commitAll(env, planned);
     for (const { op, target, version, from } of committed) {
       // A moved file's observations follow it; then the new version is recorded there.
@@ -91,8 +90,9 @@ function locked<T>(env: ToolEnv, keys: readonly string[], task: () => Promise<T>
   return env.serialize(first, () => locked(env, rest, task));
 }
 
-function abortedMessage(planned: readonly PlannedOperation[]): string {
-  return pathErrorMessage("FS_ABORTED", "patch", planned[0]?.file.shown ?? ".");
+function aborted(planned: readonly PlannedOperation[]): PatchFailureError {
+  const file = planned[0]?.file.shown ?? ".";
+  return new PatchFailureError({ code: "FS_ABORTED", file, reason: { kind: "code" } });
 }
 
 function doneOf(op: PlannedOperation): PatchDone {

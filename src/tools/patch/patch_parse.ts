@@ -32,7 +32,14 @@ export interface PatchHunk {
 
 /** One operation of a patch, in patch order. */
 export type PatchOperation =
-  | { kind: "add"; path: string; lines: string[]; patchLine: number }
+  | {
+    kind: "add";
+    path: string;
+    lines: string[];
+    patchLine: number;
+    /** The file's text when it is not each line with a break (an apply_patch `create_file`). */
+    text?: string;
+  }
   | { kind: "delete"; path: string; patchLine: number }
   | { kind: "update"; path: string; moveTo?: string; hunks: PatchHunk[]; patchLine: number };
 
@@ -43,6 +50,8 @@ export type PatchParseProblem =
   | { kind: "no-operations" }
   | { kind: "header"; text: string }
   | { kind: "no-path"; marker: string }
+  /** A path with a NUL byte (C16.1a). */
+  | { kind: "nul-path" }
   | { kind: "empty-update"; path: string }
   | { kind: "empty-hunk" }
   | { kind: "hunk-line"; text: string }
@@ -160,6 +169,7 @@ class Reader {
 function pathAfter(line: string, marker: string, lineNumber: number): string {
   const path = line.trim().slice(marker.length).trim();
   if (path === "") throw new PatchParseError(lineNumber, { kind: "no-path", marker });
+  if (path.includes("\0")) throw new PatchParseError(lineNumber, { kind: "nul-path" });
   return path;
 }
 

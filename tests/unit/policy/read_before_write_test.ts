@@ -6,12 +6,14 @@ import { FsError, type FsIntent, NO_POLICY, ReadBeforeWritePolicy } from "../../
 function intent(session: object, realPath: string, extra: Partial<FsIntent> = {}): FsIntent {
   return {
     op: "write",
+    tool: "write",
     session,
     path: realPath,
     realPath,
     displayPath: realPath.slice(1),
     exists: true,
     content: "",
+    change: () => Promise.reject(new Error("not read")),
     ...extra,
   };
 }
