@@ -12,7 +12,9 @@ import {
 } from "../../../../src/tools/patch/patch_parse.ts";
 import {
   locateHunks,
+  normalizeLine,
   PatchLocateError,
+  seekAll,
   seekLines,
 } from "../../../../src/tools/patch/patch_locate.ts";
 import { addedText, applyHunks } from "../../../../src/tools/patch/patch_apply.ts";
@@ -155,6 +157,126 @@ Deno.test("seekLines tries exact, then trailing whitespace, then both ends, each
   assert.equal(seekLines(["a", "b"], ["a"], 1, false), -1);
   assert.equal(seekLines(["a", "b", "a"], ["a"], 0, true), 2);
   assert.equal(seekLines(["a"], ["a", "b"], 0, false), -1);
+});
+
+Deno.test("C16.1a parsePatch removes a heredoc wrapper; line numbers stay those of the text given", () => {
+  const body = "*** Begin Patch\n*** Delete File: a\n*** End Patch";
+  for (const opener of ["<<EOF", "<<'EOF'", '<<"EOF"', "  <<EOF  "]) {
+    assert.deepEqual(parsePatch(`\n${opener}\n${body}\nEOF\n\n`), [
+      { kind: "delete", path: "a", patchLine: 4 },
+    ]);
+  }
+  // The wrapper needs its closing line and a patch inside; the error names the given line.
+  assert.deepEqual(parseProblem(`<<EOF\n${body}`), { line: 1, kind: "begin" });
+  assert.deepEqual(parseProblem("<<EOF\n*** Begin Patch\n*** Delete File: a\nEOF"), {
+    line: 3,
+    kind: "end",
+  });
+  assert.deepEqual(
+    parseProblem("<<EOF\n*** Begin Patch\n*** Update File: a\n@@\nbad\n*** End Patch\nEOF"),
+    { line: 5, kind: "hunk-line" },
+  );
+});
+
+Deno.test("C16.1a parsePatch reads stacked @@ anchors, and a range header as a bare @@", () => {
+  const op = update(
+    [
+      "*** Begin Patch",
+      "*** Update File: f",
+      "@@ class A",
+      "@@",
+      "@@   def run():",
+      "-x",
+      "@@ -12,7 +12,8 @@ def other():",
+      "@@ -3 +3 @@",
+      "-y",
+      "@@ -1,2 +1,2 @@",
+      "@@ tail",
+      "-z",
+      "*** End Patch",
+    ].join("\n"),
+  );
+  assert.deepEqual(op.hunks.map((h) => [h.anchors, h.patchLine]), [
+    [["class A", "  def run():"], 3],
+    [undefined, 7],
+    [["tail"], 10],
+  ]);
+  // A stack of @@ lines still needs lines below it.
+  assert.deepEqual(
+    parseProblem("*** Begin Patch\n*** Update File: f\n@@ a\n@@ b\n*** End Patch"),
+    { line: 3, kind: "empty-hunk" },
+  );
+});
+
+Deno.test("C16.2 seekAll gives every match at the first level that has one, from the cursor", () => {
+  assert.deepEqual(seekAll(["x", "y", "x", "y", "x"], ["x", "y"], 0, false), [0, 2]);
+  assert.deepEqual(seekAll(["x", "y", "x", "y", "x"], ["x", "y"], 1, false), [2]);
+  assert.deepEqual(seekAll(["a", "a", "a"], ["a", "a"], 0, false), [0, 1]);
+  // An exact match later wins over a looser one earlier, and is then the only one.
+  assert.deepEqual(seekAll(["x ", "x"], ["x"], 0, false), [1]);
+  // End of File: only the position that ends the file, at whichever level matches it.
+  assert.deepEqual(seekAll(["x", "x", " x "], ["x"], 0, true), [2]);
+  assert.deepEqual(seekAll(["x", "y"], ["x"], 0, true), []);
+  assert.deepEqual(seekAll(["x", "y"], ["y"], 2, true), []);
+});
+
+Deno.test("C16.2 the fourth level reads every listed dash, quote and space as ASCII, and only those", () => {
+  const dashes = "\u2010\u2011\u2012\u2013\u2014\u2015\u2212";
+  const singles = "\u2018\u2019\u201a\u201b";
+  const doubles = "\u201c\u201d\u201e\u201f";
+  const spaces = "\u00a0\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u2009\u200a\u202f\u205f\u3000";
+  assert.equal(
+    normalizeLine(` ${dashes}${singles}${doubles}x${spaces}x `),
+    `-------''''""""x${" ".repeat(13)}x`,
+  );
+  assert.equal(normalizeLine("\u2016\u2020\u00ab"), "\u2016\u2020\u00ab");
+  assert.equal(seekLines(["a \u2014 b"], ["a - b"], 0, false), 0);
+  assert.equal(seekLines(["a \u2014 b"], ["a -- b"], 0, false), -1);
+});
+
+Deno.test("C16.2 a hunk without an anchor at several places is refused with their 1-based lines", () => {
+  const hunks = update("*** Begin Patch\n*** Update File: f\n@@\n-x\n+y\n*** End Patch").hunks;
+  assert.throws(
+    () => locateHunks(["x", "a", "x", "b", "x"], hunks),
+    (error) =>
+      error instanceof PatchLocateError && error.hunk === 0 &&
+      error.problem.kind === "ambiguous" && error.problem.lines.join() === "1,3,5",
+  );
+  // From the cursor only: after a first hunk, the rest of the file decides.
+  const two = update(
+    "*** Begin Patch\n*** Update File: f\n@@\n-a\n+A\n@@\n-x\n+y\n*** End Patch",
+  ).hunks;
+  assert.throws(() => locateHunks(["a", "x", "x"], two), PatchLocateError);
+  assert.deepEqual(locateHunks(["x", "a", "x"], two).map((p) => p.start), [1, 2]);
+  // With an anchor, the first match below it.
+  const anchored = update("*** Begin Patch\n*** Update File: f\n@@ a\n-x\n+y\n*** End Patch").hunks;
+  assert.equal(locateHunks(["a", "x", "x"], anchored)[0].start, 1);
+});
+
+Deno.test("C16.2 a pure addition leaves the cursor; placements come back in file order", () => {
+  const patch =
+    "*** Begin Patch\n*** Update File: f\n@@\n+end\n@@\n-a\n+A\n@@ b\n+below b\n@@\n-c\n*** End Patch";
+  assert.deepEqual(
+    locateHunks(["a", "b", "c"], update(patch).hunks).map((p) => [p.start, p.length]),
+    [[0, 1], [2, 0], [2, 1], [3, 0]],
+  );
+  assert.equal(apply("a\nb\nc\n", patch), "A\nb\nbelow b\nend\n");
+});
+
+Deno.test("C16.2 a replaced line keeps its own break; an added one takes the break above it", () => {
+  const patch = "*** Begin Patch\n*** Update File: f\n-a\n-b\n+A\n+B\n+C\n c\n+d\n*** End Patch";
+  assert.equal(apply("a\nb\r\nc\r\n", patch), "A\nB\r\nC\r\nc\r\nd\r\n");
+  assert.equal(apply("a\r\nb\nc\n", patch), "A\r\nB\nC\nc\nd\n");
+  // At the top of the file an added line takes the majority break.
+  assert.equal(
+    apply("a\nb\r\nc\r\n", "*** Begin Patch\n*** Update File: f\n+top\n a\n*** End Patch"),
+    "top\r\na\nb\r\nc\r\n",
+  );
+  // The old last line without a break gets one when lines follow it; the new last has none.
+  assert.equal(
+    apply("a\r\nb", "*** Begin Patch\n*** Update File: f\n b\n+c\n*** End Patch"),
+    "a\r\nb\r\nc",
+  );
 });
 
 Deno.test("an anchor moves the search below it; hunks never go backwards", () => {
