@@ -6,7 +6,7 @@
  *
  * ```sh
  * deno run --no-prompt --allow-read=/abs/project --allow-write=/abs/project \
- *   jsr:@toolfs/fs@^0.2/mcp /abs/project
+ *   jsr:@toolfs/fs@^0.4/mcp /abs/project
  * ```
  *
  * - `--read-only <dir>` adds a root the tools may list and read but never change.

@@ -63,6 +63,84 @@ function localImports(code: string, exports: Record<string, string>): string {
   );
 }
 
+/**
+ * Whether a JSR version range (`^0.4`, `^1.2.3`, `0.4.0`, `~0.4.1`) admits `version` (semver's
+ * rules for these forms: a caret range keeps the left-most non-zero part, a tilde the minor).
+ */
+export function rangeAdmits(range: string, version: string): boolean {
+  const m = /^([~^]?)(\d+)(?:\.(\d+))?(?:\.(\d+))?$/.exec(range);
+  const v = /^(\d+)\.(\d+)\.(\d+)$/.exec(version);
+  if (!m || !v) return false;
+  const [, op, ...given] = m;
+  const want = given.map((part) => part === undefined ? undefined : Number(part));
+  const have = v.slice(1).map(Number);
+  const parts = want.filter((part) => part !== undefined).length;
+  const atLeast = () => {
+    for (let i = 0; i < 3; i++) {
+      const w = want[i] ?? 0;
+      if (have[i] !== w) return have[i] > w;
+    }
+    return true;
+  };
+  const samePrefix = (n: number) => have.slice(0, n).every((part, i) => part === want[i]);
+  if (op === "") return samePrefix(parts);
+  if (op === "~") return samePrefix(Math.min(parts, 2)) && atLeast();
+  // Caret: the parts up to and including the first non-zero one stay fixed.
+  const fixed = want[0] !== 0 ? 1 : want[1] !== 0 || parts < 3 ? Math.min(parts, 2) : 3;
+  return samePrefix(fixed) && atLeast();
+}
+
+Deno.test("README: rangeAdmits follows semver's caret, tilde and exact forms", () => {
+  assert(rangeAdmits("^0.4", "0.4.0") && rangeAdmits("^0.4", "0.4.7"));
+  assert(!rangeAdmits("^0.2", "0.3.0") && !rangeAdmits("^0.4", "0.5.0"));
+  assert(
+    rangeAdmits("^1.2", "1.9.0") && !rangeAdmits("^1.2", "2.0.0") && !rangeAdmits("^1.2", "1.1.9"),
+  );
+  assert(
+    rangeAdmits("0.4.0", "0.4.0") && !rangeAdmits("0.4.0", "0.4.1") && rangeAdmits("0.4", "0.4.2"),
+  );
+  assert(rangeAdmits("~0.4.1", "0.4.3") && !rangeAdmits("~0.4.1", "0.4.0"));
+});
+
+/** Every text a user copies a `jsr:@toolfs/fs@<range>` specifier from. */
+async function specifierSources(): Promise<string[]> {
+  const config = JSON.parse(await Deno.readTextFile(join(PROJECT, "deno.json")));
+  const files = ["README.md", "ARCHITECTURE.md", "playground/README.md"];
+  const walk = async (rel: string): Promise<void> => {
+    const info = await Deno.stat(join(PROJECT, rel));
+    if (info.isFile) {
+      if (/\.(ts|tsx|md)$/.test(rel)) files.push(rel);
+      return;
+    }
+    for await (const entry of Deno.readDir(join(PROJECT, rel))) await walk(join(rel, entry.name));
+  };
+  for (
+    const path of [...config.publish.include as string[], "playground/ui/", "playground/server/"]
+  ) {
+    await walk(path.replace(/\/$/, ""));
+  }
+  return [...new Set(files)];
+}
+
+Deno.test("README, the MCP usage and every published file pin jsr:@toolfs/fs to a range that admits deno.json's version (issue 34.2)", async () => {
+  const { version } = JSON.parse(await Deno.readTextFile(join(PROJECT, "deno.json")));
+  const jsr = JSON.parse(await Deno.readTextFile(join(PROJECT, "jsr.json")));
+  assertEquals(jsr.version, version, "jsr.json and deno.json disagree on the version");
+  const wrong: string[] = [];
+  const seen = new Map<string, number>();
+  for (const file of await specifierSources()) {
+    const text = await Deno.readTextFile(join(PROJECT, file));
+    for (const [whole, range] of text.matchAll(/jsr:@toolfs\/fs@([^/\s"'`]+)/g)) {
+      seen.set(file, (seen.get(file) ?? 0) + 1);
+      if (!rangeAdmits(range, version)) wrong.push(`${file}: ${whole} does not admit ${version}`);
+    }
+  }
+  assertEquals(wrong, []);
+  assert((seen.get("README.md") ?? 0) >= 9, `README.md: ${seen.get("README.md") ?? 0} pinned`);
+  assert(seen.get("mcp.ts"), "mcp.ts's docs name no pinned specifier");
+  assert(seen.get(join("src", "mcp", "cli_args.ts")), "the MCP usage text names none");
+});
+
 const README = await Deno.readTextFile(join(PROJECT, "README.md"));
 const BLOCKS = codeBlocks(README);
 const RUNNABLE = BLOCKS.filter((b) => ["ts", "js", "typescript", "javascript"].includes(b.lang));

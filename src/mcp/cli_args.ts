@@ -14,7 +14,7 @@ import { message } from "./workspace.ts";
 
 /** The `mcp.ts` command line's usage text. */
 export const USAGE = `usage: deno run --no-prompt --allow-read=<roots> --allow-write=<roots> \\
-         jsr:@toolfs/fs@^0.2/mcp [options] [<root>...]
+         jsr:@toolfs/fs@^0.4/mcp [options] [<root>...]
 
 Serves the toolfs tools over MCP, on stdio unless --http is given. Every <root> is readable and
 writable; the first is the session's working directory. With no <root>, the client's roots are

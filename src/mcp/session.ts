@@ -23,7 +23,7 @@ import { message, type Workspace } from "./workspace.ts";
 export const MCP_SERVER_NAME = "toolfs";
 
 /** The server's version in the MCP `initialize` handshake. */
-export const MCP_SERVER_VERSION = "0.3.0";
+export const MCP_SERVER_VERSION = "0.4.0";
 
 /** How long the server waits for the client's `roots/list` answer. */
 const ROOTS_TIMEOUT_MS = 10_000;
