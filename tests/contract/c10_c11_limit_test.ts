@@ -252,3 +252,23 @@ forEachProvider(
     }
   },
 );
+
+forEachProvider(
+  "C9.6/C11: a limited grep content view counts as a read of the files it shows only",
+  TREE,
+  async (box) => {
+    await box.run("grep", { pattern: "hit", limit: 3 }); // a.ts's three lines; b.ts not shown
+    equal(
+      (await box.run("edit", { file_path: "a.ts", old_string: "hit 1", new_string: "one" }))
+        .content,
+      "The file a.ts has been updated successfully.",
+    );
+    await expect(
+      box,
+      "edit",
+      { file_path: "b.ts", old_string: "hit 4", new_string: "four" },
+      'Error: cannot edit "b.ts": read it first',
+      "FS_NOT_OBSERVED",
+    );
+  },
+);
