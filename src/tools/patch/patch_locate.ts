@@ -40,8 +40,6 @@ export class PatchLocateError extends Error {
   }
 }
 
-type Compare = (line: string, pattern: string) => boolean;
-
 /** Typographic punctuation the fourth level reads as ASCII (C16.2), as the reference does. */
 const TYPOGRAPHIC =
   /[\u2010-\u2015\u2212\u2018-\u201b\u201c-\u201f\u00a0\u2002-\u200a\u202f\u205f\u3000]/g;
@@ -59,19 +57,38 @@ export function normalizeLine(line: string): string {
   return line.trim().replace(TYPOGRAPHIC, asAscii);
 }
 
-/** The four levels, strictest first. */
-const LEVELS: readonly Compare[] = [
-  (line, pattern) => line === pattern,
-  (line, pattern) => line.trimEnd() === pattern.trimEnd(),
-  (line, pattern) => line.trim() === pattern.trim(),
-  (line, pattern) => normalizeLine(line) === normalizeLine(pattern),
+/** What each of the four levels compares, strictest first: two lines match when these agree. */
+const LEVELS: readonly ((line: string) => string)[] = [
+  (line) => line,
+  (line) => line.trimEnd(),
+  (line) => line.trim(),
+  normalizeLine,
 ];
+
+/**
+ * A file's lines as each level reads them, computed once per level when first needed, so a
+ * search over many hunks maps every line at most once per level.
+ */
+export class LineKeys {
+  readonly lines: readonly string[];
+  #levels: (string[] | undefined)[] = [];
+
+  constructor(lines: readonly string[]) {
+    this.lines = lines;
+    this.#levels[0] = lines as string[];
+  }
+
+  /** The lines as level `level` (0–3) reads them. */
+  at(level: number): readonly string[] {
+    return this.#levels[level] ??= this.lines.map(LEVELS[level]);
+  }
+}
 
 /**
  * Every index at or after `start` where `pattern` occurs in `lines`, at the first of the four
  * levels that finds it at all; with `endOfFile`, only the index that ends the file is tried.
  *
- * @param lines The file's lines, without line breaks.
+ * @param lines The file's lines, without line breaks (or their {@linkcode LineKeys}).
  * @param pattern The lines sought (not empty).
  * @param start The first index a match may start at.
  * @param endOfFile Whether the pattern must end the file.
@@ -87,18 +104,21 @@ const LEVELS: readonly Compare[] = [
  * ```
  */
 export function seekAll(
-  lines: readonly string[],
+  lines: readonly string[] | LineKeys,
   pattern: readonly string[],
   start: number,
   endOfFile: boolean,
 ): number[] {
-  const last = lines.length - pattern.length;
+  const keys = lines instanceof LineKeys ? lines : new LineKeys(lines);
+  const last = keys.lines.length - pattern.length;
   if (last < 0 || start > last) return [];
   const first = endOfFile ? last : start;
-  for (const same of LEVELS) {
+  for (let level = 0; level < LEVELS.length; level++) {
+    const mapped = keys.at(level);
+    const sought = pattern.map(LEVELS[level]);
     const found: number[] = [];
     for (let i = first; i <= last; i++) {
-      if (matchesAt(lines, pattern, i, same)) found.push(i);
+      if (matchesAt(mapped, sought, i)) found.push(i);
     }
     if (found.length > 0) return found;
   }
@@ -124,7 +144,7 @@ export function seekAll(
  * ```
  */
 export function seekLines(
-  lines: readonly string[],
+  lines: readonly string[] | LineKeys,
   pattern: readonly string[],
   start: number,
   endOfFile: boolean,
@@ -133,14 +153,9 @@ export function seekLines(
   return seekAll(lines, pattern, start, endOfFile)[0] ?? -1;
 }
 
-function matchesAt(
-  lines: readonly string[],
-  pattern: readonly string[],
-  at: number,
-  same: Compare,
-): boolean {
+function matchesAt(lines: readonly string[], pattern: readonly string[], at: number): boolean {
   for (let j = 0; j < pattern.length; j++) {
-    if (!same(lines[at + j], pattern[j])) return false;
+    if (lines[at + j] !== pattern[j]) return false;
   }
   return true;
 }
@@ -179,14 +194,15 @@ export function locateHunks(
   hunks: readonly PatchHunk[],
 ): HunkPlacement[] {
   const placements: HunkPlacement[] = [];
+  const keys = new LineKeys(lines);
   let cursor = 0;
   hunks.forEach((hunk, index) => {
     for (const anchor of hunk.anchors ?? []) {
-      const at = seekLines(lines, [anchor], cursor, false);
+      const at = seekLines(keys, [anchor], cursor, false);
       if (at < 0) throw new PatchLocateError(index, { kind: "anchor", anchor });
       cursor = at + 1;
     }
-    const placement = place(lines, hunk, cursor, index);
+    const placement = place(keys, hunk, cursor, index);
     placements.push(placement);
     // A pure addition leaves the cursor where it was.
     if (placement.length > 0) cursor = placement.start + placement.length;
@@ -199,7 +215,7 @@ export function locateHunks(
 
 /** One hunk's placement at or after `from`; throws when there is none or several. */
 function place(
-  lines: readonly string[],
+  keys: LineKeys,
   hunk: PatchHunk,
   from: number,
   index: number,
@@ -208,14 +224,14 @@ function place(
   let old = oldLinesOf(body);
   if (old.length === 0) {
     // Only additions: below the last anchor when there is one, else at the end of the file.
-    const start = hunk.anchors !== undefined && !hunk.endOfFile ? from : lines.length;
+    const start = hunk.anchors !== undefined && !hunk.endOfFile ? from : keys.lines.length;
     return { start, length: 0, lines: body };
   }
-  let found = seekAll(lines, old, from, hunk.endOfFile);
+  let found = seekAll(keys, old, from, hunk.endOfFile);
   if (found.length === 0 && old.at(-1) === "" && body.at(-1)?.kind !== "+") {
     // A final empty context or removed line often stands for the file's last line break.
     const shorter = old.slice(0, -1);
-    const retry = shorter.length === 0 ? [] : seekAll(lines, shorter, from, hunk.endOfFile);
+    const retry = shorter.length === 0 ? [] : seekAll(keys, shorter, from, hunk.endOfFile);
     if (retry.length > 0) {
       body = body.slice(0, -1);
       old = shorter;
