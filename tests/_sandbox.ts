@@ -26,6 +26,7 @@ import {
   LocalFileSystem,
   type LocalFileSystemOptions,
 } from "../mod.ts";
+import { localEntriesNeed } from "../src/provider/local/local_fs.ts";
 import {
   type FixtureRoot,
   localFixtures,
@@ -61,6 +62,11 @@ export interface SandboxOptions extends Omit<CreateFsToolsOptions, "fs"> {
   chunkSize?: number;
   /** More `LocalFileSystem` options (kind "local" only; a memory sandbox throws). */
   fs?: LocalOptions;
+  /**
+   * The test moves or deletes (through `patch` too): skipped on "local" where C15.5 withholds
+   * that (path checks). Implied by `tools` naming `move` or `delete`.
+   */
+  entries?: boolean;
 }
 
 /** A provider over a fixture tree, with tools. Dispose of it (`await using`) or `cleanup()`. */
@@ -116,7 +122,8 @@ export async function sandbox(
   files: Record<string, string | Uint8Array> = {},
   options: SandboxOptions = {},
 ): Promise<Sandbox> {
-  const { roots = [], readOnly = false, chunkSize, fs: fsOptions, ...toolOptions } = options;
+  const { roots = [], readOnly = false, chunkSize, fs: fsOptions, entries: _, ...toolOptions } =
+    options;
   const layout = {
     roots: [{ name: "root", write: !readOnly }, ...roots],
     chunkSize,
@@ -173,12 +180,37 @@ export function forEachProvider(
   fn: (box: Sandbox) => Promise<void>,
   options: SandboxOptions = {},
 ): void {
+  const entries = options.entries ||
+    options.tools?.some((tool) => tool === "move" || tool === "delete");
   for (const kind of PROVIDERS) {
-    Deno.test(`${name} [${kind}]`, async () => {
-      await using box = await sandbox(kind, files, options);
-      await fn(box);
+    const skip = entries && kind === "local" ? entriesSkip() : null;
+    Deno.test({
+      name: `${name} [${kind}]`,
+      ignore: skip !== null,
+      async fn() {
+        await using box = await sandbox(kind, files, options);
+        await fn(box);
+      },
     });
   }
+}
+
+let entriesNoted = false;
+
+/**
+ * C15.5: why a test that moves or deletes on `LocalFileSystem` cannot run in this process
+ * (path checks: `move` and `delete` are not offered, and the provider refuses them), said
+ * once per process; `null` when it can (Linux, `--allow-all`, as `deno task test:core` runs).
+ */
+export function entriesSkip(): string | null {
+  const need = localEntriesNeed();
+  if (need === null) return null;
+  const reason = `move and delete need ${need} (C15.5): deno task test:core runs them`;
+  if (!entriesNoted) {
+    entriesNoted = true;
+    console.warn(`%cskipped%c the local move and delete cases: ${reason}`, "color: yellow", "");
+  }
+  return reason;
 }
 
 /** `[content, code]` of a result with the base made portable, to compare providers. */

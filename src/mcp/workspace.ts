@@ -7,10 +7,11 @@
  */
 
 import { createFsTools, type FsTools, toolDefinitions } from "../tools/tools.ts";
-import { LocalFileSystem, type RootSpec } from "../provider/local/local_fs.ts";
+import { localEntriesNeed, LocalFileSystem, type RootSpec } from "../provider/local/local_fs.ts";
 import { ReadBeforeWritePolicy } from "../policy/read_before_write.ts";
 import { SERVED_TOOLS } from "../present/specs/mod.ts";
-import type { RootAccess } from "../types.ts";
+import type { FsToolName, RootAccess } from "../types.ts";
+import { notOfferedLine } from "../render/entry_render.ts";
 import { directoryIdentity } from "./roots.ts";
 import type { McpServerOptions } from "./options.ts";
 
@@ -56,9 +57,19 @@ export class Workspace {
     } else {
       this.cli = [];
     }
+    // C15.5: the tools leave out move and delete where a race could take them outside the roots;
+    // tools/list says what the tools offer, and the log says why.
+    const served = options.tools ?? SERVED_TOOLS;
+    const need = localEntriesNeed();
+    const withheld: FsToolName[] = need === null
+      ? []
+      : served.filter((name) => name === "move" || name === "delete");
+    if (withheld.length > 0) {
+      this.log(`toolfs mcp: ${notOfferedLine(withheld, need!)}`);
+    }
     this.definitions = toolDefinitions({
       config: options.config,
-      tools: options.tools ?? SERVED_TOOLS,
+      tools: served.filter((name) => !withheld.includes(name)),
     });
   }
 

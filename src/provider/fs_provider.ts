@@ -337,6 +337,15 @@ export interface FsProvider {
    */
   removeEntry(target: FsTarget, options?: FsRemoveOptions): Promise<FsRemoveOutcome>;
   /**
+   * Optional (C15.5): what {@linkcode FsProvider.moveEntry} and
+   * {@linkcode FsProvider.removeEntry} need and this process lacks (a permission, such as
+   * `"Deno's --allow-all"`) for no race to make them rename or remove an entry outside the
+   * roots, or `null` when nothing is lacking. Absent: nothing is. While it is not `null`,
+   * `createFsTools` does not offer `move` and `delete`, a call to them says what they need, and
+   * the provider refuses both methods itself.
+   */
+  entriesNeed?(): string | null;
+  /**
    * Optional fast paths of the search tools (C9.2, C11): a traversal's listing, a file's bytes
    * with the containment check put off until the tool reports from it, and a prefilter. Without
    * them the tools use `listDir`, `readText` and `streamText`, with identical results. Their

@@ -34,7 +34,44 @@ export const ENTRY_REASONS = {
   intoItself: "a directory cannot move into itself",
   /** A directory never moves across file systems (C15.2); the tool names both paths. */
   acrossFileSystems: "they are on different file systems; move the files one by one",
+  /**
+   * C15.5: a move or delete where the checks cannot rule out a race (shown after
+   * `permission denied (`), `need` naming what is lacking (`Deno's --allow-all`).
+   */
+  needs: (need: string): string =>
+    `it needs ${need}: with path checks a concurrent swap could make it touch entries outside the roots`,
+  /** C15.5: a directory that cannot be held open by a descriptor toolfs can tell apart. */
+  unpinned:
+    "this file system does not let toolfs hold the directory open by a descriptor it can tell apart, so a concurrent swap could make it touch entries outside the roots",
 } as const;
+
+/**
+ * C15.5: the line a server or CLI logs when it leaves `move` and/or `delete` out:
+ * `move and delete are not offered: they need <need> (...)`.
+ *
+ * @param tools The tools left out.
+ * @param need What is lacking, such as `Deno's --allow-all`.
+ * @returns The line.
+ */
+export function notOfferedLine(tools: readonly string[], need: string): string {
+  const they = tools.length === 1 ? `${tools[0]} is` : `${tools.join(" and ")} are`;
+  const verb = tools.length === 1 ? "it needs" : "they need";
+  return `${they} not offered: ${verb} ${need} (with path checks a concurrent swap could make ${
+    tools.length === 1 ? "it" : "them"
+  } touch entries outside the roots)`;
+}
+
+/**
+ * C15.5: `<tool> is not offered: it needs <need> (...)`, the answer to a call of `move` or
+ * `delete` that the tools left out because the check mode cannot rule out a race.
+ *
+ * @param tool `move` or `delete`.
+ * @param need What is lacking, such as `Deno's --allow-all`.
+ * @returns The message.
+ */
+export function notOfferedMessage(tool: string, need: string): string {
+  return notOfferedLine([tool], need);
+}
 
 /**
  * `cannot move "<src>" to "<dst>": the destination exists` (C15.2, `FS_EXISTS`).

@@ -25,6 +25,7 @@ import {
   VALIDATION_MESSAGES,
 } from "../render/errors.ts";
 import { ARGUMENTS_NOT_OBJECT, unknownArgumentMessage } from "../render/hints.ts";
+import { notOfferedMessage } from "../render/entry_render.ts";
 import { closestKey } from "../text/close_names.ts";
 import { presentToolCall, type ToolCallPresentation } from "../present/acp.ts";
 import type { FsTextsOverride } from "../present/texts.ts";
@@ -62,6 +63,9 @@ const TOOLS: Readonly<Record<FsToolName, Tool<unknown>>> = {
   patch: patchTool,
 };
 
+/** The tools a provider's {@linkcode FsProvider.entriesNeed} withholds (C15.5). */
+const ENTRY_TOOLS: readonly FsToolName[] = ["move", "delete"];
+
 /** What the one catch needs to know about a call, filled in as the call learns it. */
 interface Call {
   op: FsOp;
@@ -98,7 +102,10 @@ export interface CreateFsToolsOptions {
   config?: Partial<FsToolsConfig>;
   /**
    * The tools to expose, e.g. `["list", "read", "glob", "grep"]` for a read-only agent (C9.1),
-   * or the six with `"move"` and `"delete"`, which are opt-in (C15.1).
+   * or the six with `"move"` and `"delete"`, which are opt-in (C15.1). Where the provider
+   * cannot rule out a race for them (`fs.entriesNeed()`: a `LocalFileSystem` without Deno's
+   * `--allow-all` on Linux), `move` and `delete` are left out, and a call to them says what
+   * they need (C15.5).
    * @default {list, read, write, edit, glob, grep}
    */
   tools?: readonly FsToolName[];
@@ -207,7 +214,11 @@ export function createFsTools(options: CreateFsToolsOptions): FsTools {
   const events = new EventTarget();
   const lineIndexes = new LineIndexCache();
   const mutations = queueOf(fs);
-  const names = selectTools(options.tools);
+  const asked = selectTools(options.tools);
+  // C15.5: where the provider cannot rule out a race, `move` and `delete` are not offered, and
+  // a call to them says what they need.
+  const need = fs.entriesNeed?.() ?? null;
+  const names = need === null ? asked : asked.filter((name) => !ENTRY_TOOLS.includes(name));
   const definitions = definitionsOf(names, config, options.texts);
 
   function sessionCwd(ctx: FsCallContext): string {
@@ -257,6 +268,9 @@ export function createFsTools(options: CreateFsToolsOptions): FsTools {
     known: readonly FsToolDefinition[],
   ): Promise<ToolSuccess<FsToolValue>> {
     const definition = known.find((d) => d.name === name);
+    if (!definition && need !== null && asked.includes(name as FsToolName)) {
+      throw new FsError("FS_PERMISSION_DENIED", { message: notOfferedMessage(name, need) });
+    }
     if (!definition) {
       throw new FsError("FS_UNKNOWN_TOOL", {
         message: unknownToolMessage(String(name), definitions.map((d) => d.name)),

@@ -1,5 +1,6 @@
 // Child process of hardening_test.ts (and others): runs tool calls, any of the nine tools, over a
-// root in one session, without the read-before-write policy, and prints one JSON line: { pinned, results: [{ content, code }] }.
+// root in one session, without the read-before-write policy, and prints one JSON line:
+// { pinned, names (the tools offered), results: [{ content, code }] }.
 //
 //   deno run <permissions> _calls_child.ts <root> '<[[tool, args], ...]>' ['<config>']
 //
@@ -29,4 +30,5 @@ for (const [name, args] of JSON.parse(calls) as [string, Record<string, unknown>
   }
   results.push({ content: result.content, code: result.error?.code ?? null });
 }
-console.log(JSON.stringify({ pinned: fdPathsAvailable(), results }));
+const names = tools.definitions.map((d) => d.name);
+console.log(JSON.stringify({ pinned: fdPathsAvailable(), names, results }));

@@ -363,6 +363,7 @@ forEachProvider(
     });
     assert.equal(edit.isError, false, edit.content);
   },
+  { entries: true },
 );
 
 forEachProvider(
@@ -423,7 +424,7 @@ forEachProvider("C16.2 a failure after an add, a move and a delete puts every on
   assert.deepEqual(await box.bytes("keep.txt"), before);
   assert.equal(await box.read("old.txt"), "o1\n");
   assert.equal(await box.read("last.txt"), "l1\n");
-});
+}, { entries: true });
 
 forEachProvider(
   "C8 patch presents as Patch <first path> and <n> more files, kind edit",
@@ -474,7 +475,7 @@ forEachProvider("C16.2 deletions come last; a failed one puts back the files del
   );
   assert.equal(await box.read("three.txt"), "3\n");
   assert.equal(await box.read("four.txt"), null);
-});
+}, { entries: true });
 
 const RENAME_FILES = Object.fromEntries(
   ["router.ts", "url.ts", "a/b.ts", "a/c.ts", "d.ts"].map((name, i) => [

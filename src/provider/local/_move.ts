@@ -11,14 +11,21 @@
 // (EXDEV): copied from a verified descriptor into one created exclusively, its times set through
 // that descriptor, and the source removed only once the copy is complete.
 
-import { basename } from "node:path";
+import { constants as fsConstants, promises as nodeFs } from "node:fs";
+import { basename, dirname } from "node:path";
 import { FsError } from "../../fs_error.ts";
 import { ENTRY_REASONS } from "../../render/entry_render.ts";
 import type { FsMoveOutcome, FsTarget } from "../fs_provider.ts";
 import type { Containment, WorkDir } from "./_containment.ts";
 import { entryType, lockFile, refuseRoot } from "./_entries.ts";
-import { openVerified } from "./_open.ts";
-import { closeQuietly, lstatOrNull, sameFile } from "./_stat.ts";
+import {
+  closeQuietly,
+  type FileId,
+  isMissing,
+  lstatOrNull,
+  removeIfSame,
+  sameFile,
+} from "./_stat.ts";
 import type { Versioner } from "./_version.ts";
 
 /** Whether a thrown value is the kernel's "cross-device link" (EXDEV). */
@@ -82,14 +89,14 @@ async function moveFile(
       await Deno.link(src, dst);
     } catch (error) {
       if (error instanceof Deno.errors.AlreadyExists) throw new FsError("FS_EXISTS");
-      if (crossDevice(error)) return await copyFileAcross(c, versions, src, dst, info);
+      if (crossDevice(error)) return await copyFileAcross(c, versions, file, info, { src, dst });
       if (!noHardLink(error)) throw error;
       // No hard links here: check, then rename (the README names this race).
       if (await lstatOrNull(dst)) throw new FsError("FS_EXISTS");
       await Deno.rename(src, dst);
       return await versions.version(await file.stat(), null, file);
     }
-    if (sameFile(await lstatOrNull(src), info)) await Deno.remove(src);
+    await removeIfStill(src, info);
     return await versions.version(await file.stat(), null, file);
   } finally {
     closeQuietly(file);
@@ -108,7 +115,7 @@ async function moveOther(src: string, dst: string): Promise<void> {
       throw e instanceof Deno.errors.AlreadyExists ? new FsError("FS_EXISTS") : e;
     });
   }
-  if (sameFile(await lstatOrNull(src), info)) await Deno.remove(src);
+  await removeIfStill(src, info);
 }
 
 /** A directory: renamed onto an empty directory made for it; never across file systems. */
@@ -133,45 +140,94 @@ async function moveDirectory(src: string, dst: string): Promise<void> {
   }
 }
 
+/** `open(2)` flags of the copy: write-only, created here, never an existing name or a link. */
+const CREATE_NEW = fsConstants.O_WRONLY | fsConstants.O_CREAT | fsConstants.O_EXCL;
+/** Bytes per read of a copy across file systems. */
+const COPY_CHUNK = 1 << 20;
+
 /**
- * Copies a regular file to another file system: the content read from a verified descriptor
- * into a new file, flushed, then the source unlinked only after that.
+ * Copies a regular file to another file system, by descriptors only (C15.2): read from `input`,
+ * the source's own descriptor, opened, verified and locked by the caller; written to a file
+ * created exclusively (`O_EXCL`: never through a link) in the pinned destination directory and
+ * checked, as C3 checks an open file, to lie inside a writable root before a byte is written;
+ * its mode and times set through that descriptor, flushed. The copy is removed again (it is
+ * this call's, by identity) when anything fails, or when the source changed while it was read;
+ * the source is removed only once its copy is complete, by {@linkcode removeIfStill}. Returns
+ * the copy's version, digested as it was written.
  */
 async function copyFileAcross(
   c: Containment,
   versions: Versioner,
-  src: string,
-  dst: string,
+  input: Deno.FsFile,
   info: Deno.FileInfo,
+  paths: { src: string; dst: string },
 ): Promise<string> {
-  const input = await openVerified(c, src);
-  let version: string;
+  const { src, dst } = paths;
+  const output = await nodeFs.open(dst, CREATE_NEW, 0o600).catch((error) => {
+    throw (error as { code?: unknown })?.code === "EEXIST" ? new FsError("FS_EXISTS") : error;
+  });
+  let made: FileId | null = null;
+  let version: string | null = null;
   try {
-    const output = await Deno.open(dst, {
-      read: true,
-      write: true,
-      createNew: true,
-      mode: (info.mode ?? 0o644) & 0o777,
-    }).catch((error) => {
-      throw error instanceof Deno.errors.AlreadyExists ? new FsError("FS_EXISTS") : error;
-    });
-    try {
-      await input.readable.pipeTo(output.writable, { preventClose: true });
-      await output.syncData();
-    } catch (error) {
-      closeQuietly(output);
-      await Deno.remove(dst).catch(() => {});
-      throw error;
+    const opened = await output.stat();
+    if (!c.isInside(dst, opened, true)) throw new FsError("FS_OUTSIDE_ROOT");
+    made = opened;
+    const digest = versions.stream(info.size);
+    await input.seek(0, Deno.SeekMode.Start);
+    const buffer = new Uint8Array(COPY_CHUNK);
+    for (let read = await input.read(buffer); read !== null; read = await input.read(buffer)) {
+      digest.update(buffer.subarray(0, read));
+      for (let written = 0; written < read;) {
+        written += (await output.write(buffer, written, read - written)).bytesWritten;
+      }
     }
-    if (info.mtime) await output.utime(info.atime ?? info.mtime, info.mtime).catch(() => {});
-    try {
-      version = await versions.version(await output.stat(), null, output);
-    } finally {
-      closeQuietly(output);
+    const now = await input.stat();
+    if (now.size !== info.size || now.mtime?.getTime() !== info.mtime?.getTime()) {
+      throw new FsError("FS_STALE"); // a writer that is not toolfs changed it meanwhile
     }
+    await output.chmod((info.mode ?? 0o644) & 0o777);
+    if (info.mtime) await output.utimes(info.atime ?? info.mtime, info.mtime).catch(() => {});
+    await output.datasync();
+    const { dev, ino, size, mtime } = await output.stat();
+    version = digest.version({ dev, ino, size, mtime } as Deno.FileInfo);
   } finally {
-    closeQuietly(input);
+    await output.close().catch(() => {});
+    if (version === null && made) await removeIfSame(dst, made).catch(() => false);
   }
-  if (sameFile(await lstatOrNull(src), info)) await Deno.remove(src);
+  await removeIfStill(src, info);
   return version;
+}
+
+/**
+ * Removes the name `path` (in a pinned directory) if it still names the entry `info`. The
+ * name is first renamed to a random one beside it (`.toolfs-<8 hex>.mv`), so what is judged is
+ * what stood at `path` at that instant: anything else (a file another process put there
+ * meanwhile) is put back, never over a newer entry, and is not removed. Residual window
+ * (README): a process that learns the random name (inotify) and renames another entry of the
+ * same directory onto it between the check and the unlink has that entry removed instead; the
+ * directory is held by its descriptor, so that entry is inside the root, and an unlink never
+ * follows a link.
+ */
+async function removeIfStill(path: string, info: FileId): Promise<void> {
+  const aside = `${dirname(path)}/.toolfs-${crypto.randomUUID().slice(0, 8)}.mv`;
+  try {
+    await Deno.rename(path, aside);
+  } catch (error) {
+    if (isMissing(error)) return; // gone already: nothing of ours to remove
+    throw error;
+  }
+  if (sameFile(await lstatOrNull(aside), info)) {
+    await Deno.remove(aside);
+    return;
+  }
+  // Not the entry moved: put back whatever it is. A link never replaces an existing name (then
+  // it stays aside, hidden but not lost); a directory cannot be linked, so it is renamed back.
+  try {
+    await Deno.link(aside, path);
+    await Deno.remove(aside);
+  } catch (error) {
+    if (!(error instanceof Deno.errors.AlreadyExists)) {
+      await Deno.rename(aside, path).catch(() => {});
+    }
+  }
 }

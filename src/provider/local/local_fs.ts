@@ -40,7 +40,7 @@ import type {
   FsWriteOutcome,
   RootSpec,
 } from "../fs_provider.ts";
-import { listTreeAt, moveEntryAt, removeEntryAt } from "./_entry_ops.ts";
+import { entriesNeed, listTreeAt, moveEntryAt, removeEntryAt } from "./_entry_ops.ts";
 import { readDirEntries } from "./_read_dir.ts";
 import { Containment, readGranted } from "./_containment.ts";
 import { guard } from "./_errors.ts";
@@ -357,10 +357,32 @@ export class LocalFileSystem implements FsProvider {
     );
   }
 
+  /**
+   * {@inheritDoc FsProvider.entriesNeed}
+   *
+   * `null` on Linux under `--allow-all`, where moves and deletes go through directories held
+   * open by descriptors; `"Deno's --allow-all"` on Linux otherwise (Deno grants /proc/self/fd
+   * only then); `"Linux and Deno's --allow-all"` elsewhere.
+   */
+  entriesNeed(): string | null {
+    return entriesNeed();
+  }
+
   /** {@inheritDoc FsProvider.removeEntry} */
   removeEntry(target: FsTarget, options: FsRemoveOptions = {}): Promise<FsRemoveOutcome> {
     return guard(() => removeEntryAt(this.#c, this.#versions, target, options), options.signal);
   }
+}
+
+/**
+ * C15.5: what `move` and `delete` on a {@linkcode LocalFileSystem} need and this process lacks
+ * (`"Deno's --allow-all"`), or `null`; the same for every instance of this process, so a host
+ * can decide which tools to offer before it has roots.
+ *
+ * @returns What is lacking, or `null`.
+ */
+export function localEntriesNeed(): string | null {
+  return entriesNeed();
 }
 
 function typeOf(info: Deno.FileInfo): FsStat["type"] {
