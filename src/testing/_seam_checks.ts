@@ -338,6 +338,7 @@ export function seamChecks(factory: ProviderFactory): ConformanceCheck[] {
           const edited = await box.fs.editText(at, { content: encoder.encode("dddd") });
           assert.notEqual(edited.version, written.version);
           assert.equal(edited.version, await versionAt(box.fs, at));
+          if ((box.fs.entriesNeed?.() ?? null) !== null) return; // C15.5: no moves here
           const moved = await box.fs.moveEntry(at, await target(box, "root/b.txt", "move"));
           assert.equal(moved.version, edited.version, "a move keeps the file and its version");
           const b = await target(box, "root/b.txt", "write");
