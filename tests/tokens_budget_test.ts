@@ -9,6 +9,7 @@ import {
   measureDefinitions,
   TOKEN_BUDGET,
 } from "../scripts/tokens.ts";
+import { sandbox } from "./_sandbox.ts";
 
 Deno.test("C9.1, C12.9: the six tools in the Anthropic format plus systemPrompt with one root cost at most 900 DeepSeek V3 tokens, the figure deno task tokens prints", async () => {
   const definitions = defaultDefinitions();
@@ -39,4 +40,17 @@ Deno.test("C9.1, C12.9: the six tools in the Anthropic format plus systemPrompt 
     printed.startsWith(`budget: ${cost.budget} of 900 DeepSeek V3 tokens (anthropic tools `),
     printed,
   );
+});
+
+// Moved from tests/contract/c1_definitions_test.ts (issue 33 items 5 and 6): loading the DeepSeek
+// V3 vocabulary took 2-8 s of the core suite, which this file's task runs anyway.
+Deno.test(`the six tools' name, description, schema and guidance fit ${TOKEN_BUDGET} DeepSeek V3 tokens`, async () => {
+  await using box = await sandbox("local");
+  const { tools } = box;
+  const cost = (await measureDefinitions(tools.definitions, ["deepseek_v3"])).deepseek_v3;
+  ok(
+    cost.total <= TOKEN_BUDGET,
+    `${cost.total} DeepSeek V3 tokens, over the budget of ${TOKEN_BUDGET}`,
+  );
+  ok(cost.total > 100, "the tokenizer counted implausibly few tokens");
 });
