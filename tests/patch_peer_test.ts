@@ -1,10 +1,13 @@
 // The peers' own apply_patch tests, re-expressed as data and run against toolfs (issue 31):
 // OpenAI Codex's `codex-rs/apply-patch` (the scenario fixtures, the inline tests of parser.rs,
-// lib.rs and seek_sequence.rs, tests/suite/tool.rs) and the OpenAI Agents SDK's `applyDiff`
+// lib.rs and seek_sequence.rs, tests/suite/tool.rs and cli.rs) and the OpenAI Agents SDK's `applyDiff`
 // tests. Each case in tests/fixtures/patch_peer/*.json states what the peer expects; the runner
 // applies it to real files in a temp dir (or to the parser, or to the locator) and classifies it:
 // the same as the peer, different by design (the case names the CONTRACT clause and what toolfs
 // does instead), or different. A difference that no case lists with its reason fails the test.
+// Read from: openai/openai-agents-js at 6d0c61a5; openai/codex's apply-patch as stored for this
+// session (scenarios and seek_sequence.rs at 71163530, parser.rs at 0e0fb63d, lib.rs at 04f399d4,
+// tool.rs at 3de0e18b, cli.rs at 71163530). The cases are written anew, as data; no peer code.
 
 import assert from "node:assert/strict";
 import { applyPatchOperation, createFsTools, type FsTools } from "../mod.ts";
@@ -53,6 +56,8 @@ interface Case {
   /** Files made read-only (mode 0444) before the run. */
   readOnly?: string[];
   patch?: Text;
+  /** Patches run one after another in one session (kind `patch`, instead of `patch`). */
+  patches?: Text[];
   operations?: ApplyPatchOperation[];
   lines?: string[];
   pattern?: string[];
@@ -72,6 +77,7 @@ type Verdict = "same" | "by design" | "different";
 const SOURCES = [
   "codex_scenarios.json",
   "codex_tool.json",
+  "codex_cli.json",
   "codex_lib.json",
   "codex_parser.json",
   "codex_seek_sequence.json",
@@ -126,10 +132,12 @@ async function runFiles(c: Case): Promise<Outcome> {
     let ok = true;
     const details: string[] = [];
     if (c.kind === "patch") {
-      const patch = text(c.patch ?? "").replaceAll("$ROOT/", `${box.root}/`);
-      const result = await tools.execute("patch", { patch });
-      ok = !result.isError;
-      details.push(result.content);
+      for (const each of c.patches ?? [c.patch ?? ""]) {
+        const patch = text(each).replaceAll("$ROOT/", `${box.root}/`);
+        const result = await tools.execute("patch", { patch });
+        details.push(result.content);
+        if (result.isError) ok = false;
+      }
     } else {
       for (const op of c.operations ?? []) {
         const outcome = await applyPatchOperation(tools, { ...op, path: at(op.path) });
