@@ -31,7 +31,7 @@ Deno.test("C16.4 applyPatchOperation: Responses API operations within the roots 
   };
   assert.deepEqual(await apply(update), {
     status: "failed",
-    output: 'Error: cannot patch "a.ts" (Update File, patch line 2): read it first',
+    output: 'Error: cannot patch "a.ts" (Update File): read it first',
   });
   assert.deepEqual(await apply({ type: "create_file", path: "../evil.ts", diff: "+x\n" }), {
     status: "failed",
@@ -46,7 +46,7 @@ Deno.test("C16.4 applyPatchOperation: Responses API operations within the roots 
   assert.deepEqual(await apply({ type: "create_file", path: "c.ts", diff: "+again" }), {
     status: "failed",
     output:
-      'Error: cannot patch "c.ts" (Add File, patch line 2): the file already exists; use *** Update File to change it',
+      'Error: cannot patch "c.ts" (Add File): the file already exists; use *** Update File to change it',
   });
   // c.ts was added by this session, so it may be deleted; a.ts moved with move_to.
   assert.deepEqual(await apply({ type: "delete_file", path: "c.ts" }), {
@@ -159,7 +159,7 @@ Deno.test("C16.4 OpenAI Agents SDK: applyPatchTool with toolfs's Editor in a Run
   const outputs = requests.at(-1)!.filter((item) => item.type === "apply_patch_call_output")
     .map((item) => [item.callId, item.status, item.output]);
   assert.deepEqual(outputs, [
-    ["p1", "failed", 'Error: cannot patch "b.ts" (Update File, patch line 2): read it first'],
+    ["p1", "failed", 'Error: cannot patch "b.ts" (Update File): read it first'],
     ["p2", "failed", 'Error: cannot patch "../../outside.ts": outside the permitted roots'],
     ["p3", "completed", "Updated b.ts"],
     ["p4", "completed", "Added new.ts"],
@@ -167,7 +167,8 @@ Deno.test("C16.4 OpenAI Agents SDK: applyPatchTool with toolfs's Editor in a Run
     ["p6", "completed", "Deleted b.ts"],
   ]);
   await assert.rejects(Deno.stat(`${root}/src/b.ts`));
-  assert.equal(await Deno.readTextFile(`${root}/src/lib/new.ts`), "export const n = 2;\n");
+  // create_file joins its lines as the SDK's applyDiff does: no final break without a final "+".
+  assert.equal(await Deno.readTextFile(`${root}/src/lib/new.ts`), "export const n = 2;");
   await assert.rejects(Deno.stat(`${root}/outside.ts`));
 });
 
@@ -214,7 +215,7 @@ Deno.test(
       return out;
     };
     assert.deepEqual(await run(), [
-      ["c1", "error", 'Error: cannot patch "a.ts" (Update File, patch line 2): read it first'],
+      ["c1", "error", 'Error: cannot patch "a.ts" (Update File): read it first'],
       ["c2", "error", 'Error: cannot patch "/etc/passwd": outside the permitted roots'],
     ]);
     await tools.execute("read", { file_path: "a.ts" }, { session });
@@ -224,5 +225,75 @@ Deno.test(
       await Deno.readTextFile(`${root}/src/a.ts`),
       "export function checkName() {\n  return 2;\n}\n",
     );
+  },
+);
+
+Deno.test(
+  "C16.5 the hosts' operations bind: an update_file cannot delete or create other files (issue 30.7)",
+  {
+    ignore,
+  },
+  async () => {
+    const { toOpenAIAgentsEditor } = await import("../adapters/openai_agents.ts");
+    const { toLangChainPatchExecute } = await import("../adapters/langchain.ts");
+    const { tools: openaiTools } = await import("@langchain/openai");
+    await using box = await sandbox("local", {
+      "readme.txt": "hello\n",
+      "precious.txt": "keep me\n",
+    });
+    const { root } = box;
+    const tools = createFsTools({ fs: new LocalFileSystem({ roots: [root] }), tools: ["read"] });
+    const session = {};
+    for (const f of ["readme.txt", "precious.txt"]) {
+      await tools.execute("read", { file_path: f }, { session });
+    }
+    const injection = {
+      type: "update_file" as const,
+      path: "readme.txt",
+      diff: "@@\n-hello\n+hi\n*** Delete File: precious.txt\n*** Add File: injected.sh\n+evil\n",
+    };
+    const refused =
+      'Error: invalid patch at line 4: the diff of one operation holds only that operation\'s lines; send each operation on its own, got "*** Delete File: precious.txt"';
+    const editor = toOpenAIAgentsEditor(tools, { session });
+    assert.deepEqual(await editor.updateFile(injection), { status: "failed", output: refused });
+    assert.deepEqual(await applyPatchOperation(tools, injection, { session }), {
+      status: "failed",
+      output: refused,
+    });
+    const patchTool = openaiTools.applyPatch({
+      execute: toLangChainPatchExecute(tools, { session }),
+    });
+    const message = await patchTool.invoke({
+      type: "tool_call",
+      id: "c1",
+      name: "apply_patch",
+      args: injection,
+    }) as unknown as { status: string; content: string };
+    assert.deepEqual([message.status, message.content], ["error", refused]);
+    assert.equal(await Deno.readTextFile(`${root}/readme.txt`), "hello\n");
+    assert.equal(await Deno.readTextFile(`${root}/precious.txt`), "keep me\n");
+    await assert.rejects(Deno.stat(`${root}/injected.sh`));
+  },
+);
+
+Deno.test(
+  "C16.5 create_file writes what the Agents SDK's applyDiff create mode gives (issue 31.5)",
+  {
+    ignore,
+  },
+  async () => {
+    const { applyDiff } = await import("@openai/agents-core");
+    const { toOpenAIAgentsEditor } = await import("../adapters/openai_agents.ts");
+    await using box = await sandbox("local");
+    const { root } = box;
+    const editor = toOpenAIAgentsEditor(
+      createFsTools({ fs: new LocalFileSystem({ roots: [root] }), tools: ["read"] }),
+    );
+    const diffs = ["+a\n+b", "+a\n+b\n", "+a\n+b\n+", "+a\n+b\n+\n", "+\n", "+x\r\n+\r\n", ""];
+    for (const [i, diff] of diffs.entries()) {
+      const outcome = await editor.createFile({ type: "create_file", path: `f${i}`, diff });
+      assert.equal(outcome.status, "completed", outcome.output);
+      assert.equal(await Deno.readTextFile(`${root}/f${i}`), applyDiff("", diff, "create"), diff);
+    }
   },
 );

@@ -60,7 +60,8 @@ export type PatchSyntaxProblem =
   | { kind: "header" | "hunk-line" | "no-anchor"; text: string }
   | { kind: "no-path"; marker: string }
   | { kind: "nul-path" }
-  | { kind: "empty-update"; path: string };
+  | { kind: "empty-update"; path: string }
+  | { kind: "operation-header" | "add-line"; text: string };
 
 /**
  * The message for a patch that cannot be parsed, naming its line.
@@ -100,6 +101,12 @@ function syntaxReason(problem: PatchSyntaxProblem): string {
       return `"${problem.marker}" needs a path`;
     case "nul-path":
       return "a path must not contain a NUL byte";
+    case "operation-header":
+      return `the diff of one operation holds only that operation's lines; send each operation on its own, got ${
+        JSON.stringify(problem.text)
+      }`;
+    case "add-line":
+      return `each line of a created file starts with "+", got ${JSON.stringify(problem.text)}`;
     case "empty-update":
       return `"*** Update File: ${problem.path}" has no hunks`;
     case "empty-hunk":
@@ -119,7 +126,10 @@ export type PatchOperationLabel = "Add File" | "Delete File" | "Update File" | "
 /** Where in the patch a failure is: the operation, its patch line, and the hunk if any. */
 export interface PatchPlace {
   operation: PatchOperationLabel;
-  /** The 1-based patch line of the operation or the hunk. */
+  /**
+   * The 1-based patch line of the operation or the hunk; 0 for the header of an apply_patch
+   * operation, which its diff does not hold.
+   */
   line: number;
   /** The 1-based hunk number within the update. */
   hunk?: number;
@@ -153,10 +163,13 @@ export const PATCH_REASONS = {
  * ```
  */
 export function patchFileMessage(displayPath: string, place: PatchPlace, reason: string): string {
-  const at = place.hunk === undefined
-    ? `patch line ${place.line}`
-    : `hunk ${place.hunk} at patch line ${place.line}`;
-  return `cannot patch ${quotePath(displayPath)} (${place.operation}, ${at}): ${reason}`;
+  // Line 0: an apply_patch operation's own header, which its diff does not hold (C16.5).
+  const at = place.hunk !== undefined
+    ? `, hunk ${place.hunk} at patch line ${place.line}`
+    : place.line > 0
+    ? `, patch line ${place.line}`
+    : "";
+  return `cannot patch ${quotePath(displayPath)} (${place.operation}${at}): ${reason}`;
 }
 
 /** Why a hunk was not found, as far as the failure path could tell (C12.3, C16.2). */
@@ -353,4 +366,6 @@ export const OPERATION_MESSAGES = {
   path: "operation.path must be a non-empty string on one line",
   diff: "operation.diff must be a string",
   moveTo: "operation.move_to must be a non-empty string on one line when given",
+  pathNul: "operation.path must not contain a NUL byte",
+  moveToNul: "operation.move_to must not contain a NUL byte",
 } as const;

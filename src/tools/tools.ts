@@ -42,7 +42,7 @@ import { listTool } from "./list.ts";
 import { moveTool } from "./move.ts";
 import { readTool } from "./read.ts";
 import { notFoundSuggestions, outsideRootSuggestions } from "./suggest_paths.ts";
-import { patchTool } from "./patch/patch.ts";
+import { type PatchArgs, patchTool } from "./patch/patch.ts";
 import { writeTool } from "./write.ts";
 
 export { toolDefinitions, type ToolDefinitionsOptions } from "../present/definitions.ts";
@@ -225,15 +225,37 @@ export function createFsTools(options: CreateFsToolsOptions): FsTools {
     return typeof ctx.cwd === "string" && ctx.cwd !== "" ? resolve(cwd, ctx.cwd) : cwd;
   }
 
-  async function execute(
-    name: string,
-    args: unknown,
-    ctx: FsCallContext = {},
-    known: readonly FsToolDefinition[] = definitions,
-  ): Promise<FsToolResult> {
+  function execute(name: string, args: unknown, ctx: FsCallContext = {}): Promise<FsToolResult> {
     const call: Call = { op: name as FsOp, given: ".", here: cwd, signal: ctx?.signal };
+    return settle(call, () => dispatch(name, args, ctx ?? {}, call));
+  }
+
+  /**
+   * Runs a tool's executor on arguments parsed elsewhere, through the same checks, session,
+   * locks and catch as `execute`, whether or not these tools expose it: the apply_patch hosts
+   * hand `patch`'s engine the operations they built (C16.4).
+   */
+  function run<A>(
+    tool: Tool<A>,
+    op: FsOp,
+    args: A,
+    ctx: FsCallContext = {},
+  ): Promise<FsToolResult> {
+    const call: Call = { op, given: ".", here: cwd, signal: ctx?.signal };
+    return settle(call, () => {
+      checkSession(ctx ?? {});
+      call.here = sessionCwd(ctx ?? {});
+      return runParsed(tool, args, ctx ?? {}, call, false);
+    });
+  }
+
+  /** The result of a call: its success, or its failure as text (the one catch). */
+  async function settle(
+    call: Call,
+    task: () => Promise<ToolSuccess<FsToolValue>>,
+  ): Promise<FsToolResult> {
     try {
-      const { content, value, attachments } = await dispatch(name, args, ctx ?? {}, call, known);
+      const { content, value, attachments } = await task();
       return attachments
         ? { content, isError: false, value, attachments }
         : { content, isError: false, value };
@@ -260,14 +282,13 @@ export function createFsTools(options: CreateFsToolsOptions): FsTools {
   }
 
   /** Looks the tool up, parses its arguments, checks the call, then runs it. */
-  async function dispatch(
+  function dispatch(
     name: string,
     args: unknown,
     ctx: FsCallContext,
     call: Call,
-    known: readonly FsToolDefinition[],
   ): Promise<ToolSuccess<FsToolValue>> {
-    const definition = known.find((d) => d.name === name);
+    const definition = definitions.find((d) => d.name === name);
     if (!definition && need !== null && asked.includes(name as FsToolName)) {
       throw new FsError("FS_PERMISSION_DENIED", { message: notOfferedMessage(name, need) });
     }
@@ -276,12 +297,7 @@ export function createFsTools(options: CreateFsToolsOptions): FsTools {
         message: unknownToolMessage(String(name), definitions.map((d) => d.name)),
       });
     }
-    // Observations are keyed by the session object (a WeakMap): a string id would fail only
-    // after the write had landed, so refuse it up front.
-    const session: unknown = ctx.session;
-    if (session != null && typeof session !== "object" && typeof session !== "function") {
-      throw invalid(sessionNotObjectMessage(typeof session));
-    }
+    checkSession(ctx);
     const a = checkArguments(args, definition);
     // The target argument: `file_path` where the schema has one, `move`'s `source_path`, else
     // `path` (list, delete, and the search tools' directory).
@@ -295,7 +311,17 @@ export function createFsTools(options: CreateFsToolsOptions): FsTools {
     call.given = typeof given === "string" && given !== "" ? given : ".";
     call.here = sessionCwd(ctx);
     const tool = TOOLS[definition.name];
-    const parsed = tool.parse(a, config);
+    return runParsed(tool, tool.parse(a, config), ctx, call, byFilePath);
+  }
+
+  /** Runs a tool on parsed arguments: abort, the target's NUL and length, the session cwd. */
+  async function runParsed<A>(
+    tool: Tool<A>,
+    parsed: A,
+    ctx: FsCallContext,
+    call: Call,
+    byFilePath: boolean,
+  ): Promise<ToolSuccess<FsToolValue>> {
     if (call.signal?.aborted) throw new FsError("FS_ABORTED");
     if (call.given.includes("\0")) {
       throw invalid(byFilePath ? VALIDATION_MESSAGES.filePathNul : VALIDATION_MESSAGES.pathNul);
@@ -330,48 +356,82 @@ export function createFsTools(options: CreateFsToolsOptions): FsTools {
     return await tool.run(parsed, env);
   }
 
-  const tools: FsTools = {
+  /** Observations are keyed by the session object (a WeakMap): a string id would fail only
+   * after the write had landed, so it is refused up front. */
+  function checkSession(ctx: FsCallContext): void {
+    const session: unknown = ctx.session;
+    if (session != null && typeof session !== "object" && typeof session !== "function") {
+      throw invalid(sessionNotObjectMessage(typeof session));
+    }
+  }
+
+  return new CreatedTools({
     definitions,
     config,
     cwd,
     events,
-    execute: (name, args, ctx) => execute(name, args, ctx),
+    execute,
     presentCall(name, args, ctx = {}) {
       // A tool these tools do not offer is unknown here, as `execute` says (C8).
       if (!names.includes(name as FsToolName)) return { title: name, kind: "other" };
       return presentToolCall(name, args, sessionCwd(ctx ?? {}));
     },
-  };
-  const patchDefinitions = definitionsOf(["patch"], config, undefined);
-  PATCH_RUNNERS.set(tools, (patch, ctx) => execute("patch", { patch }, ctx, patchDefinitions));
-  return tools;
+    run,
+  });
 }
 
-/** Runs `patch` on tools whether or not they expose it (C16.4), by the tools object. */
-const PATCH_RUNNERS = new WeakMap<
-  FsTools,
-  (patch: string, ctx?: FsCallContext) => Promise<FsToolResult>
->();
+/** What {@linkcode CreatedTools} is made of: the tools' members and their private runner. */
+interface ToolsParts extends FsTools {
+  run<A>(tool: Tool<A>, op: FsOp, args: A, ctx?: FsCallContext): Promise<FsToolResult>;
+}
 
 /**
- * Runs a V4A patch through the tools (their roots, policy, sessions and locks), even when
- * `patch` is not among the tools they expose: the apply_patch hosts (C16.4) bring their own
- * tool declaration.
+ * The tools object `createFsTools` returns: its members as own properties (so a spread copies
+ * them), and a private runner only {@linkcode runPatch} reaches.
+ */
+class CreatedTools implements FsTools {
+  readonly definitions: readonly FsToolDefinition[];
+  readonly config: Readonly<FsToolsConfig>;
+  readonly cwd: string;
+  readonly events: EventTarget;
+  readonly execute: FsTools["execute"];
+  readonly presentCall: FsTools["presentCall"];
+  readonly #run: ToolsParts["run"];
+
+  constructor(parts: ToolsParts) {
+    this.definitions = parts.definitions;
+    this.config = parts.config;
+    this.cwd = parts.cwd;
+    this.events = parts.events;
+    this.execute = parts.execute;
+    this.presentCall = parts.presentCall;
+    this.#run = parts.run;
+  }
+
+  /** Runs `patch`'s engine on parsed operations through `tools` (see {@linkcode runPatch}). */
+  static runPatch(tools: FsTools, args: PatchArgs, ctx?: FsCallContext): Promise<FsToolResult> {
+    if (!(#run in tools)) throw new TypeError("runPatch needs tools made by createFsTools");
+    return tools.#run(patchTool, "patch", args, ctx);
+  }
+}
+
+/**
+ * Runs parsed V4A operations through `patch`'s engine and the tools (their roots, policy,
+ * sessions and locks), even when `patch` is not among the tools they expose: the apply_patch
+ * hosts (C16.4) bring their own tool declaration and build the operations themselves.
  *
  * @param tools Tools from {@linkcode createFsTools}.
- * @param patch The whole patch.
+ * @param args The operations, and the text the policy's intents quote.
  * @param ctx The call's context.
  * @returns The result a `patch` call gives.
  * @throws {TypeError} For tools that `createFsTools` did not make.
  */
 export function runPatch(
   tools: FsTools,
-  patch: string,
+  args: PatchArgs,
   ctx?: FsCallContext,
 ): Promise<FsToolResult> {
-  const run = PATCH_RUNNERS.get(tools);
-  if (!run) throw new TypeError("runPatch needs tools made by createFsTools");
-  return run(patch, ctx);
+  return CreatedTools.runPatch(tools, args, ctx);
 }
 
 /**

@@ -120,6 +120,7 @@ forEachProvider(
     assert.equal(await box.read("b.txt"), "keep\nhere\n");
     assert.equal(await box.read("c.txt"), null);
   },
+  { entries: true },
 );
 
 forEachProvider(
@@ -148,6 +149,7 @@ forEachProvider(
       [["move", "a.txt", "d/b.txt", "file"]],
     );
   },
+  { entries: true },
 );
 
 forEachProvider(

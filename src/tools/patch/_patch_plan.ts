@@ -92,7 +92,7 @@ export async function resolvePaths(
     const place = { operation: LABELS[op.kind], line: op.patchLine };
     const file = await one(op.path, place, op.kind === "delete");
     const to = op.kind === "update" && op.moveTo !== undefined
-      ? await one(op.moveTo, { operation: "Move to", line: op.patchLine + 1 })
+      ? await one(op.moveTo, { operation: "Move to", line: op.patchLine && op.patchLine + 1 })
       : undefined;
     out.push(to ? { file, to } : { file });
   }

@@ -6,13 +6,17 @@
  * @module
  */
 
-import { OPERATION_MESSAGES } from "../../render/patch_render.ts";
+import { OPERATION_MESSAGES, patchSyntaxMessage } from "../../render/patch_render.ts";
 import { renderError } from "../../render/errors.ts";
 import { type FsCallContext, type FsTools, runPatch } from "../tools.ts";
+import type { PatchArgs } from "./patch.ts";
+import { parsePatch, type PatchOperation, PatchParseError } from "./patch_parse.ts";
 
 /**
- * An `apply_patch_call` operation: `create_file` (a diff of `+` lines), `update_file` (V4A
- * hunks; `move_to` or the Agents SDK's `moveTo` renames the file) or `delete_file`.
+ * An `apply_patch_call` operation: `create_file` (a diff of `+` lines, joined with `\n` as the
+ * Agents SDK's `applyDiff` create mode joins them), `update_file` (V4A hunks; `move_to` or the
+ * Agents SDK's `moveTo` renames the file) or `delete_file`. The diff is that one operation's
+ * body: one that holds an envelope or another operation's header is refused (C16.5).
  */
 export type ApplyPatchOperation =
   | { type: "create_file"; path: string; diff: string }
@@ -57,9 +61,9 @@ export async function applyPatchOperation(
   operation: ApplyPatchOperation,
   ctx: FsCallContext = {},
 ): Promise<ApplyPatchOutcome> {
-  const patch = envelopeOf(operation);
+  const patch = operationPatch(operation);
   if ("error" in patch) return { status: "failed", output: renderError(patch.error) };
-  const result = await runPatch(tools, patch.text, ctx);
+  const result = await runPatch(tools, patch, ctx);
   return { status: result.isError ? "failed" : "completed", output: result.content };
 }
 
@@ -67,8 +71,13 @@ function oneLine(value: unknown): value is string {
   return typeof value === "string" && value !== "" && !/[\r\n]/.test(value);
 }
 
-/** The V4A envelope of one operation, or the message refusing it. */
-function envelopeOf(operation: unknown): { text: string } | { error: string } {
+/**
+ * The one operation `operation` names (C16.5), with its diff parsed as that operation's body:
+ * hunks of an update, `+` lines of a created file (joined as the Agents SDK's `applyDiff`
+ * create mode joins them). A diff that holds an envelope or another operation's header is
+ * refused; line numbers are those of the diff as sent.
+ */
+function operationPatch(operation: unknown): PatchArgs | { error: string } {
   if (typeof operation !== "object" || operation === null) {
     return { error: OPERATION_MESSAGES.type };
   }
@@ -77,20 +86,65 @@ function envelopeOf(operation: unknown): { text: string } | { error: string } {
     return { error: OPERATION_MESSAGES.type };
   }
   if (!oneLine(op.path)) return { error: OPERATION_MESSAGES.path };
-  if (op.type === "delete_file") return { text: wrap(`*** Delete File: ${op.path}`) };
+  if (op.path.includes("\0")) return { error: OPERATION_MESSAGES.pathNul };
+  const path = op.path;
+  if (op.type === "delete_file") {
+    return { patch: "", operations: [{ kind: "delete", path, patchLine: 0 }] };
+  }
   if (typeof op.diff !== "string") return { error: OPERATION_MESSAGES.diff };
-  // A diff that is already a whole patch is taken as it is.
-  if (op.diff.trimStart().startsWith("*** Begin Patch")) return { text: op.diff };
-  const body = op.diff.replace(/\r?\n$/, "");
-  if (op.type === "create_file") return { text: wrap(`*** Add File: ${op.path}`, body) };
+  const diff = op.diff;
+  // The diff's lines as the Agents SDK reads them: a final line break ends the last line.
+  const lines = diff.split(/\r?\n/);
+  if (lines.at(-1) === "") lines.pop();
+  const foreign = lines.findIndex((line) =>
+    isOperationHeader(line) || (op.type === "create_file" && !line.startsWith("+"))
+  );
+  if (foreign >= 0) {
+    const text = lines[foreign];
+    const problem = isOperationHeader(text)
+      ? { kind: "operation-header" as const, text }
+      : { kind: "add-line" as const, text };
+    return { error: patchSyntaxMessage(foreign + 1, problem) };
+  }
+  if (op.type === "create_file") {
+    const added = lines.map((line) => line.slice(1));
+    const text = added.join("\n");
+    return { patch: diff, operations: [{ kind: "add", path, lines: added, text, patchLine: 0 }] };
+  }
   const moveTo = op.move_to ?? op.moveTo;
   if (moveTo != null && !oneLine(moveTo)) return { error: OPERATION_MESSAGES.moveTo };
-  const head = moveTo == null
-    ? `*** Update File: ${op.path}`
-    : `*** Update File: ${op.path}\n*** Move to: ${moveTo}`;
-  return { text: wrap(head, body) };
+  if (moveTo != null && moveTo.includes("\0")) return { error: OPERATION_MESSAGES.moveToNul };
+  if (lines.every((line) => line.trim() === "")) {
+    return { error: patchSyntaxMessage(1, { kind: "empty-update", path }) };
+  }
+  // The body parsed as the hunks of one update; the two envelope lines before it are not
+  // counted, so line numbers are the diff's own.
+  const envelope = ["*** Begin Patch", "*** Update File: -", ...lines, "*** End Patch"].join("\n");
+  try {
+    const [parsed] = parsePatch(envelope);
+    if (parsed.kind !== "update") throw new Error("an update's body parsed as another operation");
+    const hunks = parsed.hunks.map((hunk) => ({ ...hunk, patchLine: hunk.patchLine - 2 }));
+    const update: PatchOperation = moveTo == null
+      ? { kind: "update", path, hunks, patchLine: 0 }
+      : { kind: "update", path, moveTo, hunks, patchLine: 0 };
+    return { patch: diff, operations: [update] };
+  } catch (error) {
+    if (!(error instanceof PatchParseError)) throw error;
+    return { error: patchSyntaxMessage(Math.max(1, error.line - 2), error.problem) };
+  }
 }
 
-function wrap(...lines: string[]): string {
-  return ["*** Begin Patch", ...lines.filter((line) => line !== ""), "*** End Patch"].join("\n");
+/** Whether a diff line is an envelope marker or another operation's header (C16.5). */
+function isOperationHeader(line: string): boolean {
+  const trimmed = line.trim();
+  return OPERATION_HEADERS.some((header) => trimmed.startsWith(header));
 }
+
+const OPERATION_HEADERS = [
+  "*** Begin Patch",
+  "*** End Patch",
+  "*** Add File:",
+  "*** Delete File:",
+  "*** Update File:",
+  "*** Move to:",
+];
