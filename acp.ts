@@ -21,3 +21,5 @@ export {
   type ToolCallLocation,
   type ToolCallPresentation,
 } from "./src/present/acp.ts";
+// The values toAcpDiff takes, so this entry documents itself on its own (issue 33.3).
+export type { EditValue, WriteValue } from "./mod.ts";

@@ -28,3 +28,30 @@
 
 export * from "./src/present/formats.ts";
 export * from "./src/present/result_formats.ts";
+// The core types these helpers take, so this entry documents itself on its own (issue 33.3).
+export type {
+  DeleteValue,
+  EditValue,
+  FS_ERROR_CODES,
+  FsAttachment,
+  FsDirEntry,
+  FsEntryType,
+  FsErrorCode,
+  FsRootInfo,
+  FsToolDefinition,
+  FsToolName,
+  FsToolResult,
+  FsToolValue,
+  GlobValue,
+  GrepValue,
+  ListTotals,
+  ListValue,
+  MoveValue,
+  PatchOperationValue,
+  PatchValue,
+  ReadImageInfo,
+  ReadLine,
+  ReadValue,
+  ToolInputSchema,
+  WriteValue,
+} from "./mod.ts";

@@ -66,7 +66,15 @@ export {
   applyPatchOperation,
   type ApplyPatchOutcome,
 } from "./src/tools/patch/apply_patch_operation.ts";
-export type { FsProvider } from "./src/provider/fs_provider.ts";
+// The seam (FsProvider and every type its methods take and return): LocalFileSystem's methods and
+// FsPolicy's refer to them, so this entry documents itself on its own (`deno doc --lint mod.ts`,
+// issue 33.3). `./provider` exports the same types, for provider authors.
+export type * from "./src/provider/fs_provider.ts";
+export type {
+  AcpToolKind,
+  ToolCallLocation,
+  ToolCallPresentation,
+} from "./src/present/specs/spec.ts";
 export type { FsTextsOverride, FsToolTexts } from "./src/present/texts.ts";
 export { FS_ERROR_CODES, FsError, type FsErrorCode, type FsErrorOptions } from "./src/fs_error.ts";
 export { DEFAULT_CONFIG, type FsToolsConfig } from "./src/config.ts";
@@ -103,4 +111,4 @@ export type {
   ToolInputSchema,
   WriteValue,
 } from "./src/types.ts";
-export { systemPrompt } from "./src/present/formats.ts";
+export { systemPrompt, type SystemPromptOptions } from "./src/present/formats.ts";
