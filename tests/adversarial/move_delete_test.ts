@@ -1,93 +1,164 @@
-// C15 under attack (C3.2): while a child process swaps a directory inside the root for a
-// symlink to an outside directory thousands of times a second, `move` and `delete` go through
-// it (files, trees, and destinations inside it). Nothing outside is created, changed or
-// removed. Descriptor checks (Linux, /proc/self/fd); slow: `deno task test:slow`.
+// C15.2 and C15.5 under attack (issue 30 items 1 and 2): while _swapper.ts swaps a directory
+// inside the root for a symlink to an outside directory thousands of times a second, `move` and
+// `delete` go through it: files, trees and directories out of it, files into it, and, with a
+// second root on another file system (/dev/shm, under --allow-all), files copied into and out
+// of a swapped directory there. In every check mode a host can run them in: descriptor checks (--allow-all,
+// as `deno task mcp` and `deno task cli` run) and path checks (0.3.0's task flags
+// --allow-read --allow-write, and grants scoped to the roots), where C15.5 withholds them. No
+// entry outside the roots may be created, changed or removed. Slow: `deno task test:slow`.
 
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { createFsTools } from "../../mod.ts";
 import {
   adversarialSandbox,
   cannotRun,
   figure,
   notSlowRun,
   outsideSnapshot,
+  runChild,
   SECRET,
   skipUnless,
+  snapshot,
+  type SnapshotEntry,
   startChild,
 } from "./_harness.ts";
 
-const ROUNDS = 300;
+const ROUNDS = 400;
 
-const name =
-  `move/delete: a directory swapped for a link out during ${ROUNDS} rounds of move and delete`;
-Deno.test({
-  name,
-  ignore: skipUnless(
+const MODES = [
+  { name: "descriptor checks: --allow-all, as deno task mcp and cli", pinned: true },
+  { name: "path checks: --allow-read --allow-write, 0.3.0's task flags", pinned: false },
+  { name: "path checks: grants scoped to the roots", pinned: false },
+];
+
+/** What _move_delete_child.ts prints. */
+interface ChildReport {
+  pinned: boolean;
+  names: string[];
+  calls: number;
+  counts: Record<string, number>;
+  malformed: number;
+}
+
+/** The permissions of a mode, for roots under `bases`. */
+function permissionsOf(mode: number, bases: string[]): string[] {
+  if (mode === 0) return ["--allow-all"];
+  if (mode === 1) return ["--allow-read", "--allow-write"];
+  return [`--allow-read=${bases.join(",")}`, `--allow-write=${bases.join(",")}`];
+}
+
+/** Entries of `after` that are new, and of `before` that changed or went. */
+function touched(
+  before: Map<string, SnapshotEntry>,
+  after: Map<string, SnapshotEntry>,
+): string[] {
+  const created = [...after.keys()].filter((k) => !before.has(k));
+  const changed = [...before.keys()].filter((k) => {
+    const [was, now] = [before.get(k)!, after.get(k)];
+    return !now || was.type !== now.type || was.data !== now.data || was.ino !== now.ino;
+  });
+  return [...created, ...changed];
+}
+
+/** A second file system for the cross-device moves: a directory in /dev/shm, or `null`. */
+async function otherFileSystem(than: string): Promise<string | null> {
+  const dir = await Deno.makeTempDir({ dir: "/dev/shm", prefix: "toolfs_md_" }).catch(() => null);
+  if (dir && (await Deno.stat(dir)).dev === (await Deno.stat(than)).dev) {
+    await Deno.remove(dir, { recursive: true });
+    return null;
+  }
+  return dir;
+}
+
+for (const [index, mode] of MODES.entries()) {
+  const name =
+    `move/delete (C15.2, C15.5): ${ROUNDS} rounds through swapped directories, ${mode.name}`;
+  Deno.test({
     name,
-    notSlowRun() ?? cannotRun() ?? (Deno.build.os !== "linux" ? "needs Linux" : null),
-  ),
-  async fn() {
-    await using box = await adversarialSandbox();
-    const { root, outside, fs } = box;
-    const d = join(root, "d");
-    await Deno.mkdir(d);
-    for (let i = 0; i < ROUNDS; i++) {
-      for (const dir of [d, outside]) {
-        const text = dir === d ? "inside\n" : `${SECRET}\n`;
-        await Deno.writeTextFile(join(dir, `f${i}.txt`), text);
-        await Deno.writeTextFile(join(dir, `m${i}.txt`), text);
-        await Deno.mkdir(join(dir, `t${i}`, "sub"), { recursive: true });
-        await Deno.writeTextFile(join(dir, `t${i}`, "sub", "x.txt"), text);
-      }
-      await Deno.writeTextFile(join(root, `n${i}.txt`), "inside\n");
-    }
-    const before = await outsideSnapshot(box);
-    const stop = join(root, "stop");
-    const swapper = startChild("./_swapper.ts", stop, [stop, d, outside], {
-      permissions: ["--allow-read", "--allow-write"],
-    });
-    for (let i = 0; i < 500; i++) {
-      if (await Deno.lstat(`${d}.link`).then(() => true, () => false)) break;
-      await new Promise((resolve) => setTimeout(resolve, 10));
-    }
-    const tools = createFsTools({ fs, policy: false, tools: ["move", "delete"] });
-    const counts: Record<string, number> = {};
-    const samples = new Set<string>();
-    let swaps = 0;
-    try {
-      for (let i = 0; i < ROUNDS; i++) {
-        const calls: [string, Record<string, unknown>][] = [
-          ["delete", { path: `d/f${i}.txt` }],
-          ["delete", { path: `d/t${i}`, recursive: true }],
-          ["move", { source_path: `d/m${i}.txt`, destination_path: `m${i}.txt` }],
-          ["move", { source_path: `n${i}.txt`, destination_path: `d/n${i}.txt` }],
-        ];
-        for (const [tool, args] of calls) {
-          const result = await tools.execute(tool, args);
-          const key = `${tool}:${result.error?.code ?? "ok"}`;
-          counts[key] = (counts[key] ?? 0) + 1;
-          assert.ok(!result.content.includes(SECRET), result.content);
-          if (result.error?.code === "FS_IO_ERROR") samples.add(result.content);
+    ignore: skipUnless(
+      name,
+      notSlowRun() ?? cannotRun() ?? (Deno.build.os !== "linux" ? "needs Linux" : null),
+    ),
+    async fn() {
+      await using box = await adversarialSandbox();
+      const { root, outside } = box;
+      const d = join(root, "d");
+      await Deno.mkdir(d);
+      // Deno opens anything under /dev only with --allow-all: the cross-device moves run under
+      // descriptor checks only (path checks withhold move anyway, C15.5).
+      const shm = mode.pinned ? await otherFileSystem(box.base) : null;
+      const root2 = shm && join(shm, "root2");
+      const dd = root2 && join(root2, "dd");
+      const outside2 = shm && join(shm, "outside2");
+      try {
+        for (let i = 0; i < ROUNDS; i++) {
+          for (const dir of [d, outside]) {
+            const text = dir === d ? "inside\n" : `${SECRET}\n`;
+            await Deno.writeTextFile(join(dir, `f${i}.txt`), text);
+            await Deno.writeTextFile(join(dir, `m${i}.txt`), text);
+            await Deno.mkdir(join(dir, `t${i}`, "sub"), { recursive: true });
+            await Deno.writeTextFile(join(dir, `t${i}`, "sub", "x.txt"), text);
+            await Deno.mkdir(join(dir, `dir${i}`));
+            await Deno.writeTextFile(join(dir, `dir${i}`, "z.txt"), text);
+          }
+          await Deno.writeTextFile(join(root, `n${i}.txt`), "inside\n");
+          await Deno.writeTextFile(join(root, `x${i}.txt`), "inside\n");
+          for (const dir of dd && outside2 ? [dd, outside2] : []) {
+            await Deno.mkdir(dir, { recursive: true });
+            await Deno.writeTextFile(join(dir, `y${i}.txt`), dir === dd ? "inside\n" : SECRET);
+          }
         }
+        const outsideNow = async () => [
+          await outsideSnapshot(box),
+          shm ? await snapshot(shm, (rel) => rel === "root2") : new Map(),
+        ];
+        const before = await outsideNow();
+        const stop = join(root, "stop");
+        const pairs = [d, outside, ...(dd && outside2 ? [dd, outside2] : [])];
+        const swapper = startChild("./_swapper.ts", stop, [stop, ...pairs], {
+          permissions: ["--allow-all"],
+        });
+        for (let i = 0; i < 500; i++) {
+          if (await Deno.lstat(`${d}.link`).then(() => true, () => false)) break;
+          await new Promise((resolve) => setTimeout(resolve, 10));
+        }
+        let report: ChildReport;
+        let swaps = 0;
+        try {
+          const args = [String(ROUNDS), root, ...(root2 ? [root2] : [])];
+          const bases = [box.base, ...(shm ? [shm] : [])];
+          ({ report } = await runChild<ChildReport>("./_move_delete_child.ts", args, {
+            permissions: permissionsOf(index, bases),
+          }));
+        } finally {
+          ({ swaps } = await swapper.stop<{ swaps: number }>());
+        }
+        const after = await outsideNow();
+        const hit = [...touched(before[0], after[0]), ...touched(before[1], after[1])];
+        figure(
+          "move/delete races",
+          `${mode.name}: ${hit.length} outside entries touched in ${ROUNDS} rounds (${report.calls} calls${
+            shm ? ", across file systems too" : ""
+          }, ${swaps} swaps): ${JSON.stringify(report.counts)}`,
+        );
+        assert.deepEqual(hit, [], "entries outside the roots created, changed or removed");
+        assert.equal(report.malformed, 0);
+        assert.equal(report.pinned, mode.pinned);
+        assert.ok(swaps > ROUNDS, `only ${swaps} swaps: the race did not run`);
+        if (mode.pinned) {
+          // The attacks ran: some moves and deletes went through the swapped directory.
+          assert.ok(report.names.includes("move") && report.names.includes("delete"));
+          const ok = Object.entries(report.counts).filter(([k]) => k.endsWith(":ok"));
+          assert.ok(ok.length > 0, JSON.stringify(report.counts));
+        } else {
+          // C15.5: withheld, and every call says what it needs.
+          assert.deepEqual(report.names, ["list", "read"]);
+          const codes = new Set(Object.keys(report.counts).map((k) => k.split(":")[1]));
+          assert.deepEqual([...codes], ["FS_PERMISSION_DENIED"]);
+        }
+      } finally {
+        if (shm) await Deno.remove(shm, { recursive: true });
       }
-    } finally {
-      ({ swaps } = await swapper.stop<{ swaps: number }>());
-    }
-    const after = await outsideSnapshot(box);
-    const created = [...after.keys()].filter((k) => !before.has(k));
-    const changed = [...before.keys()].filter((k) => {
-      const [was, now] = [before.get(k)!, after.get(k)];
-      return !now || was.type !== now.type || was.data !== now.data || was.ino !== now.ino;
-    });
-    assert.deepEqual(created, [], "entries created outside");
-    assert.deepEqual(changed, [], "outside entries changed or removed");
-    assert.ok(swaps > ROUNDS, `only ${swaps} swaps: the race did not run`);
-    figure(
-      "move/delete",
-      `${ROUNDS * 4} calls against ${swaps} swaps: ${JSON.stringify(counts)}; I/O errors: ${
-        [...samples].join(" | ")
-      }`,
-    );
-  },
-});
+    },
+  });
+}
