@@ -17,6 +17,9 @@ export interface UnifiedDiffOptions {
 /** Edit scripts longer than this many insertions and deletions are shown as one replacement. */
 const MAX_EDITS = 2000;
 
+/** Line comparisons the search may make before it shows the middle as one replacement. */
+const MAX_WORK = 10_000_000;
+
 /**
  * The unified diff turning `before` into `after`: `--- a/<path>` and `+++ b/<path>` (or
  * `/dev/null` for a text that is `null`: a file created or deleted), then `@@ -l,n +l,n @@`
@@ -120,17 +123,21 @@ function myers(a: readonly string[], b: readonly string[]): Op[] {
   const v = new Int32Array(2 * max + 3);
   const trace: Int32Array[] = [];
   let found = n === 0 && m === 0;
+  let work = 0;
   for (let d = 0; d <= max && !found; d++) {
+    if (work > MAX_WORK) break;
     trace.push(v.slice());
     for (let k = -d; k <= d; k += 2) {
       let x = k === -d || (k !== d && v[offset + k - 1] < v[offset + k + 1])
         ? v[offset + k + 1]
         : v[offset + k - 1] + 1;
       let y = x - k;
+      const from = x;
       while (x < n && y < m && a[x] === b[y]) {
         x++;
         y++;
       }
+      work += x - from + 1;
       v[offset + k] = x;
       if (x >= n && y >= m) {
         found = true;

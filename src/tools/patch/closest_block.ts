@@ -23,7 +23,7 @@ export interface ClosestBlock {
  * (compared without leading and trailing whitespace; the first such window wins); for a
  * one-line hunk, or when no window shares a line, the single line within edit distance of a
  * third of its length of the hunk's line (the nearest, then the first). `undefined` when
- * nothing comes close.
+ * nothing comes close, or when the lines are all there (the hunk failed for where it stands).
  *
  * @param fileLines The file's lines, without their line breaks.
  * @param oldLines The hunk's context and removed lines.
@@ -56,8 +56,10 @@ export function closestBlock(
       for (let i = 0; i < k; i++) if (file[s + i] === old[i]) score++;
       if (score > best) [best, start] = [score, s];
     }
-    // A block that shares lines but not all (all would have matched, unless placed elsewhere).
-    if (start >= 0 && best < k) {
+    // Every line found together: the hunk failed for where it stands (an anchor, the end of
+    // the file), not for its text, so no block is "close".
+    if (best === k) return undefined;
+    if (start >= 0) {
       const i = old.findIndex((line, i) => file[start + i] !== line);
       return { first: start + 1, last: start + k, line: start + i + 1, text: fileLines[start + i] };
     }
@@ -70,6 +72,8 @@ export function closestBlock(
   let nearest = max + 1;
   let at = -1;
   for (let j = 0; j < file.length; j++) {
+    // The line itself is no hint (it failed for where it stands, as above).
+    if (file[j] === wanted) return undefined;
     const distance = editDistance(file[j], wanted, Math.min(max, nearest - 1));
     if (distance < nearest) [nearest, at] = [distance, j];
   }

@@ -71,3 +71,11 @@ Deno.test("unifiedDiff: applied to the old text, the diff gives the new text (pr
     { numRuns: 500 },
   );
 });
+
+Deno.test("unifiedDiff: past its budget the changed middle is one replacement, still exact", () => {
+  const before = Array.from({ length: 6000 }, (_, i) => `line ${i}`).join("\n") + "\n";
+  const after = Array.from({ length: 6000 }, (_, i) => i % 2 ? `line ${i}` : `LINE ${i}`)
+    .join("\n") + "\n";
+  const diff = unifiedDiff("big.txt", before, after);
+  assertEquals(apply(before, diff), after);
+});

@@ -30,3 +30,8 @@ Deno.test("closestBlock: one line is matched by edit distance within a third of 
   assertEquals(closestBlock(["something else entirely"], ["const port = 8000;"]), undefined);
   assertEquals(closestBlock([], ["x"]), undefined);
 });
+
+Deno.test("closestBlock: lines that are all there are no hint (the hunk failed for its place)", () => {
+  assertEquals(closestBlock(["a", "b", "c"], ["a", "b"]), undefined);
+  assertEquals(closestBlock(["a long line", "b"], ["a long line"]), undefined);
+});
