@@ -24,7 +24,7 @@ import {
 import type { TreeNode } from "../playground/server/tree.ts";
 import { authed, direct, post, run, setUp, snapshot, TOKEN } from "./_playground_app.ts";
 
-Deno.test("playground GET /api/definitions lists the six tools with defaults", async () => {
+Deno.test("playground GET /api/definitions lists all nine tools (issue 32.8), the default six marked, with defaults", async () => {
   await using t = await setUp();
   const response = await t.app.request("/api/definitions");
   assertEquals(response.status, 200);
@@ -36,7 +36,11 @@ Deno.test("playground GET /api/definitions lists the six tools with defaults", a
     "edit",
     "glob",
     "grep",
+    "move",
+    "delete",
+    "patch",
   ]);
+  assertEquals(body.defaultTools, ["list", "read", "write", "edit", "glob", "grep"]);
   for (const d of body.tools) assert(d.guidance.length > 0 && d.description.length > 0);
   assertEquals(body.defaults.readLimit, 2000);
   assertEquals(
@@ -225,13 +229,15 @@ Deno.test("playground config overrides change what the model sees", async () => 
   assert(full.tokens.o200k > capped.tokens.o200k);
 });
 
-Deno.test("playground unknown tool is a tool-level error, not a bad request", async () => {
+Deno.test("playground refuses an unknown tool with a 400 before anything runs (issue 30.8)", async () => {
   await using t = await setUp();
-  // `delete` is a tool now (C15, opt-in); `rm` is no tool at all.
-  const body = await run(t.app, "rm", {});
-  assertEquals(body.isError, true);
-  assertEquals(body.error?.code, "FS_UNKNOWN_TOOL");
-  assertEquals(body.presentation, { title: "rm", kind: "other" });
+  // `delete` is a tool (C15, opt-in, run by the playground); `rm` is no tool at all.
+  const response = await post(t.app, "/api/execute", { tool: "rm", args: {} });
+  assertEquals(response.status, 400);
+  assertEquals(await response.json(), {
+    error:
+      'unknown tool "rm": the playground runs list, read, write, edit, glob, grep, move, delete, patch',
+  });
 });
 
 Deno.test("playground bad requests get a 400 with a clear JSON error", async () => {
@@ -286,7 +292,8 @@ Deno.test("playground prompt cost is the one definition deno task tokens uses", 
   await using t = await setUp();
   const body = await (await t.app.request("/api/prompt-cost")).json();
   const definitions = (await (await t.app.request("/api/definitions")).json()).tools;
-  assertEquals(body.tools, definitions);
+  // The default six: the budget `deno task tokens` holds (the playground runs all nine).
+  assertEquals(body.tools, definitions.slice(0, 6));
   const fs = new LocalFileSystem({ roots: [{ path: FIXTURES_DIR, write: false }] });
   const library = createFsTools({ fs }).definitions;
   // C13.5 / issue 21: the System prompt view carries the workspace section by default.

@@ -54,7 +54,7 @@ Deno.test("a CLI line quotes its JSON for the shell and carries config and polic
       config: { readLimit: 5 },
       policy: false,
     }),
-    `deno task cli --root . --config '{"readLimit":5}' --no-policy read '{"file_path":"it'\\''s.md"}'`,
+    `deno task cli --root '.' --config '{"readLimit":5}' --no-policy 'read' '{"file_path":"it'\\''s.md"}'`,
   );
   assertEquals(isMutation({ tool: "grep" }), false);
   assertEquals(isMutation({ tool: "delete" }), true);

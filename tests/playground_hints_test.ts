@@ -42,7 +42,6 @@ const ROWS: Array<[string, Record<string, unknown>, string, string?]> = [
     { file_path: "hints/app.ts", old_string: "c.json", new_string: "c.body", replaceAll: true },
     'Error: unknown argument "replaceAll" for edit; did you mean "replace_all"?',
   ],
-  ["bash", {}, 'Error: unknown tool "bash"; the tools are list, read, write, edit, glob, grep'],
   [
     "edit",
     {
@@ -147,6 +146,37 @@ Deno.test("C12 playground hints/ fixture: each row of the README table shows its
     assertEquals(body.content, content);
     assertEquals(body.isError, true);
   }
+});
+
+Deno.test("C12.2 playground hints table: an unknown tool is refused by the API (issue 30.8); the CLI shows the model's text", async () => {
+  await using t = await setUp();
+  const response = await t.app.request("/api/execute", {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ tool: "bash", args: {} }),
+  });
+  assertEquals(response.status, 400);
+  assertEquals(
+    (await response.json()).error,
+    'unknown tool "bash": the playground runs list, read, write, edit, glob, grep, move, delete, patch',
+  );
+  const { runCli } = await import("../cli.ts");
+  let text = "";
+  const stdout = {
+    write(bytes: Uint8Array): Promise<number> {
+      text += new TextDecoder().decode(bytes);
+      return Promise.resolve(bytes.length);
+    },
+  };
+  const status = await runCli(["--tools", "list,read,write,edit,glob,grep", "bash"], {
+    stdout,
+    terminal: false,
+  });
+  assertEquals(status, 2);
+  assertEquals(
+    text,
+    'Error: unknown tool "bash"; the tools are list, read, write, edit, glob, grep',
+  );
 });
 
 Deno.test("C12.8 playground: the same edit with editSnippet 0 and 2, with token counts", async () => {

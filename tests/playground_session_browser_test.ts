@@ -50,7 +50,7 @@ Deno.test({
       await page.getByTestId("pane-a").getByTestId("copy-cli").click();
       assertEquals(
         await page.evaluate("navigator.clipboard.readText()"),
-        `deno task cli --root . read '{"file_path":"src/app/main.ts"}'`,
+        `deno task cli --root '.' 'read' '{"file_path":"src/app/main.ts"}'`,
       );
 
       // grep in B: the rarely used arguments are folded; the result is above the fold too.

@@ -69,7 +69,7 @@ Deno.test("POST /api/prompt-cost refuses an unknown tool, argument or field with
         { texts: { read: { parameters: { ofset: "x" } } } },
         'texts.read.parameters: unknown argument "ofset" for read; its arguments are file_path, offset, limit',
       ],
-      [{ text: {} }, 'unknown field "text": expected config, tokenizers, texts'],
+      [{ text: {} }, 'unknown field "text": expected config, tokenizers, texts, tools'],
     ];
     for (const [body, error] of cases) {
       const response = await post(app, "/api/prompt-cost", body);

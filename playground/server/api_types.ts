@@ -85,8 +85,12 @@ export interface WorkspaceInfo {
 
 /** The response of `GET /api/definitions`. */
 export interface DefinitionsResponse {
-  /** The tools, as `tools.definitions` lists them. */
+  /** The tools, as `tools.definitions` lists them: all nine the playground runs. */
   tools: ToolDefinition[];
+  /** The tools `createFsTools` offers by default (the others are opt-in). */
+  defaultTools: string[];
+  /** Example arguments per tool, naming entries that exist in this workspace. */
+  examples: Record<string, Record<string, unknown>>;
   /** The config they were built with. */
   config: ToolsConfig;
   /** The library defaults. */

@@ -25,11 +25,11 @@ import {
 } from "../../mod.ts";
 import { resolveConfig } from "../../src/config.ts";
 import { toolDefinitions } from "../../src/tools/tools.ts";
+import { DEFAULT_TOOLS, TOOL_NAMES } from "../../src/present/specs/mod.ts";
 import { promptCost, promptTexts, WIRE_FORMATS } from "./prompt_cost.ts";
 import {
   DEFAULT_TOKENIZERS,
   isTokenizerName,
-  loadTokenizer,
   TOKENIZER_LABELS,
   type TokenizerName,
   TOKENIZERS,
@@ -48,7 +48,9 @@ import type {
 } from "./api_types.ts";
 import { guardFailure } from "../../src/http/http_guard.ts";
 import { countTokensBounded } from "./bounded_tokens.ts";
+import { countOnThisThread, type CountTexts } from "./token_counter.ts";
 import { buildTree } from "./tree.ts";
+import { workspaceExamples } from "./examples.ts";
 import { type PlaygroundWorkspace, workspacePath } from "./workspace.ts";
 
 /** Options of {@linkcode createApp}. */
@@ -68,6 +70,12 @@ export interface PlaygroundAppOptions {
    */
   maxSessions?: number;
   /**
+   * Counts tokens, e.g. in a worker thread (`deno task playground` does, so that loading a
+   * vocabulary never holds a request back).
+   * @default {countOnThisThread}
+   */
+  countTexts?: CountTexts;
+  /**
    * The port the server listens on, read per request: `Host` and `Origin` must name it as
    * well as a loopback host (a missing port is the scheme's default). Absent or 0: not compared.
    */
@@ -83,6 +91,13 @@ interface Session {
 class BadRequest extends Error {}
 
 const EXECUTE_FIELDS = ["tool", "args", "config", "session", "policy", "tokenizers"];
+
+/**
+ * The tools the playground runs: all nine (issue 32 item 8), so a prompt author sees `move`,
+ * `delete` and `patch` too; their writes land in the workspace as `write`'s do. A name outside
+ * this list is refused before anything runs (issue 30 item 8).
+ */
+export const PLAYGROUND_TOOLS: readonly string[] = TOOL_NAMES;
 const SESSION_ID = /^[A-Za-z0-9_.-]{1,64}$/;
 
 /** The largest request body the API reads (CONTRACT C14.2). */
@@ -175,8 +190,15 @@ export function createApp(options: PlaygroundAppOptions): Hono {
     const key = JSON.stringify([config, gated]);
     let tools = toolsByKey.get(key);
     if (!tools) {
-      tools = createFsTools({ fs, config, policy: gated ? policy : observeOnly(policy) });
-      for (const op of ["read", "write", "edit"]) tools.events.addEventListener(op, record);
+      tools = createFsTools({
+        fs,
+        config,
+        policy: gated ? policy : observeOnly(policy),
+        tools: TOOL_NAMES,
+      });
+      for (const op of ["read", "write", "edit", "move", "delete"]) {
+        tools.events.addEventListener(op, record);
+      }
       if (toolsByKey.size >= 32) toolsByKey.delete(toolsByKey.keys().next().value!);
       toolsByKey.set(key, tools);
     }
@@ -224,11 +246,16 @@ export function createApp(options: PlaygroundAppOptions): Hono {
     }),
   );
 
-  app.get("/api/definitions", (c) => {
+  // Example arguments that name entries of this workspace (issue 34 item 9), looked up once.
+  const examplesPromise = workspaceExamples(workspace);
+
+  app.get("/api/definitions", async (c) => {
     const config = resolveConfigOrThrow(configFromQuery(c.req.query("config")));
     const tools = toolsFor(config, true);
     const response: DefinitionsResponse = {
       tools: tools.definitions.map((d) => ({ ...d })),
+      defaultTools: [...DEFAULT_TOOLS],
+      examples: await examplesPromise,
       config: { ...config },
       defaults: { ...DEFAULT_CONFIG },
       tokenizers: TOKENIZERS.map((name) => ({ name, label: TOKENIZER_LABELS[name] })),
@@ -260,6 +287,7 @@ export function createApp(options: PlaygroundAppOptions): Hono {
     const counted = await countTokensBounded(
       result.content,
       (request.tokenizers as TokenizerName[] | undefined) ?? DEFAULT_TOKENIZERS,
+      options.countTexts ? { count: options.countTexts } : {},
     );
     const response: ExecuteResponse = {
       content: result.content,
@@ -279,10 +307,12 @@ export function createApp(options: PlaygroundAppOptions): Hono {
     return c.json(response);
   });
 
+  // The prompt of the default tools (the budget `deno task tokens` holds), or of those named.
   app.get("/api/prompt-cost", async (c) => {
     const config = resolveConfigOrThrow(configFromQuery(c.req.query("config")));
     const names = tokenizersFromQuery(c.req.query("tokenizers"));
-    return c.json(await promptCostResponse(config, names, toolsFor(config, true).definitions));
+    const tools = toolsFromQuery(c.req.query("tools"));
+    return c.json(await promptCostResponse(config, names, definitionsOf(config, tools)));
   });
 
   // A prompt variant: the same answer for the definitions with `texts` applied
@@ -291,8 +321,8 @@ export function createApp(options: PlaygroundAppOptions): Hono {
     const body = await jsonBody(c);
     if (!isPlainObject(body)) throw new BadRequest("request body must be a JSON object");
     for (const key of Object.keys(body)) {
-      if (!["config", "tokenizers", "texts"].includes(key)) {
-        throw new BadRequest(`unknown field "${key}": expected config, tokenizers, texts`);
+      if (!["config", "tokenizers", "texts", "tools"].includes(key)) {
+        throw new BadRequest(`unknown field "${key}": expected config, tokenizers, texts, tools`);
       }
     }
     if (body.config !== undefined && !isPlainObject(body.config)) {
@@ -304,7 +334,11 @@ export function createApp(options: PlaygroundAppOptions): Hono {
       : checkTokenizers(body.tokenizers);
     let definitions: readonly FsToolDefinition[];
     try {
-      definitions = toolDefinitions({ config, texts: (body.texts ?? {}) as FsTextsOverride });
+      definitions = toolDefinitions({
+        config,
+        texts: (body.texts ?? {}) as FsTextsOverride,
+        tools: checkTools(body.tools) as typeof TOOL_NAMES,
+      });
     } catch (error) {
       throw new BadRequest((error as Error).message);
     }
@@ -321,8 +355,16 @@ export function createApp(options: PlaygroundAppOptions): Hono {
       ...promptTexts(definitions),
       systemPrompt: systemPrompt(definitions, { roots: fs.roots }),
     };
+    // Two passes: collect the texts a cost counts, count them all at once (on the counter's
+    // thread), then build the costs from those counts.
+    const wanted: string[] = [];
+    promptCost(texts, (text) => (wanted.push(text), 0));
+    const counts = await (options.countTexts ?? countOnThisThread)(names, wanted);
     const costs: Record<string, PromptCost> = {};
-    for (const name of names) costs[name] = promptCost(texts, await loadTokenizer(name));
+    names.forEach((name, i) => {
+      const byText = new Map(wanted.map((text, j) => [text, counts[i][j]]));
+      costs[name] = promptCost(texts, (text) => byText.get(text) ?? 0);
+    });
     const response: PromptCostResponse = {
       config: { ...config },
       tools: definitions.map((d) => ({ ...d })),
@@ -426,6 +468,7 @@ function parseExecute(body: unknown): ExecuteRequest {
   if (typeof tool !== "string" || tool === "") {
     throw new BadRequest(`"tool" must be a non-empty string: got ${JSON.stringify(tool)}`);
   }
+  checkTool(tool);
   if (args !== undefined && !isPlainObject(args)) {
     throw new BadRequest(`"args" must be a JSON object: got ${JSON.stringify(args)}`);
   }
@@ -446,6 +489,46 @@ function parseExecute(body: unknown): ExecuteRequest {
     policy: policy as boolean | undefined,
     ...(tokenizers === undefined ? {} : { tokenizers: checkTokenizers(tokenizers) }),
   };
+}
+
+/** The tools a prompt-cost request names (`all`, or a list); the default six when absent. */
+function checkTools(value: unknown): string[] {
+  if (value === undefined) return [...DEFAULT_TOOLS];
+  if (value === "all") return [...TOOL_NAMES];
+  if (!Array.isArray(value) || value.length === 0) {
+    throw new BadRequest(
+      `"tools" must be "all" or a non-empty array of ${TOOL_NAMES.join(", ")}: got ${
+        JSON.stringify(value)
+      }`,
+    );
+  }
+  for (const name of value) checkTool(name);
+  return TOOL_NAMES.filter((name) => value.includes(name));
+}
+
+function toolsFromQuery(text: string | undefined): string[] {
+  if (text === undefined || text === "") return [...DEFAULT_TOOLS];
+  return checkTools(text === "all" ? "all" : text.split(","));
+}
+
+function definitionsOf(
+  config: Readonly<FsToolsConfig>,
+  tools: readonly string[],
+): readonly FsToolDefinition[] {
+  return toolDefinitions({ config, tools: tools as typeof TOOL_NAMES });
+}
+
+/**
+ * A tool name the playground runs, or a 400 (issue 30 item 8): a crafted name never reaches the
+ * tools, the history, a shared link or an exported script.
+ */
+function checkTool(name: unknown): string {
+  if (typeof name !== "string" || !PLAYGROUND_TOOLS.includes(name)) {
+    throw new BadRequest(
+      `unknown tool ${JSON.stringify(name)}: the playground runs ${PLAYGROUND_TOOLS.join(", ")}`,
+    );
+  }
+  return name;
 }
 
 function checkTokenizers(value: unknown): TokenizerName[] {

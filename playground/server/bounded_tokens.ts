@@ -8,6 +8,7 @@
  */
 
 import { loadTokenizer, type TokenizerName } from "../../tokenizers/mod.ts";
+import type { CountTexts } from "./token_counter.ts";
 
 /** Characters counted exactly; beyond them the count is extrapolated. */
 export const MAX_COUNTED_CHARS = 1024 * 1024;
@@ -34,12 +35,11 @@ export interface BoundedCounts {
 export async function countTokensBounded(
   text: string,
   names: readonly TokenizerName[],
-  options: { maxChars?: number; chunkChars?: number } = {},
+  options: { maxChars?: number; chunkChars?: number; count?: CountTexts } = {},
 ): Promise<BoundedCounts> {
   const maxChars = options.maxChars ?? MAX_COUNTED_CHARS;
   const chunkChars = options.chunkChars ?? CHUNK_CHARS;
-  const counters = await Promise.all(names.map(loadTokenizer));
-  const sums = names.map(() => 0);
+  const chunks: string[] = [];
   let at = 0;
   while (at < text.length && at < maxChars) {
     let end = Math.min(text.length, at + chunkChars);
@@ -47,11 +47,21 @@ export async function countTokensBounded(
       const lineEnd = text.lastIndexOf("\n", end - 1);
       if (lineEnd >= at) end = lineEnd + 1;
     }
-    const chunk = text.slice(at, end);
-    counters.forEach((count, i) => (sums[i] += count(chunk)));
+    chunks.push(text.slice(at, end));
     at = end;
-    // Let other requests in between chunks.
-    if (at < text.length) await new Promise((resolve) => setTimeout(resolve, 0));
+  }
+  const sums = names.map(() => 0);
+  if (options.count) {
+    // Another thread counts: this one stays free.
+    const counts = await options.count(names, chunks);
+    counts.forEach((perChunk, i) => (sums[i] = perChunk.reduce((a, b) => a + b, 0)));
+  } else {
+    const counters = await Promise.all(names.map(loadTokenizer));
+    for (const [k, chunk] of chunks.entries()) {
+      counters.forEach((count, i) => (sums[i] += count(chunk)));
+      // Let other requests in between chunks.
+      if (k < chunks.length - 1) await new Promise((resolve) => setTimeout(resolve, 0));
+    }
   }
   const estimated = at < text.length;
   const scale = estimated ? text.length / at : 1;

@@ -18,7 +18,8 @@ import { parseArgs } from "node:util";
 import { serveBounded } from "../../src/http/bounded_serve.ts";
 import { createApp } from "./app.ts";
 import { DIST_DIR, ensureUiBuilt } from "./build_ui.ts";
-import { DEFAULT_TOKENIZERS, loadTokenizer } from "../../tokenizers/mod.ts";
+import { DEFAULT_TOKENIZERS } from "../../tokenizers/mod.ts";
+import { workerCounter } from "./token_counter.ts";
 import {
   createFixtureWorkspace,
   openDirectoryWorkspace,
@@ -88,7 +89,16 @@ async function main(): Promise<void> {
     );
   }
   let listening = 0;
-  const app = createApp({ workspace, distDir: DIST_DIR, token, port: () => listening });
+  // Tokens are counted in a worker thread: loading a vocabulary takes a second or more of
+  // parsing, which here would hold back every request, the first page's too (issue 34 item 9).
+  const counter = workerCounter();
+  const app = createApp({
+    workspace,
+    distDir: DIST_DIR,
+    token,
+    port: () => listening,
+    countTexts: counter.count,
+  });
 
   // Bounded connections and request-head time; survives running out of descriptors.
   const server = await serveBounded({
@@ -103,14 +113,25 @@ async function main(): Promise<void> {
   console.log(`Workspace: ${what}`);
   const query = token === null ? "" : `?token=${token}`;
   console.log(`toolfs playground: http://127.0.0.1:${listening}/${query}`);
-  // Load the default tokenizers once the server listens, not before (start-up stays short).
-  setTimeout(() => DEFAULT_TOKENIZERS.forEach((name) => loadTokenizer(name)), 0);
+  // Load the default tokenizers once the server listens, in the worker: nothing waits for them
+  // but the first counts.
+  const loading = performance.now();
+  counter.preload(DEFAULT_TOKENIZERS).then(
+    () =>
+      console.error(
+        `playground: tokenizers ${DEFAULT_TOKENIZERS.join(", ")} ready in ${
+          Math.round(performance.now() - loading)
+        } ms (worker thread)`,
+      ),
+    (error) => console.error(`playground: tokenizers failed to load: ${error.message ?? error}`),
+  );
 
   let stopping = false;
   async function stop(): Promise<void> {
     if (stopping) return;
     stopping = true;
     await server.shutdown();
+    counter.terminate();
     await workspace.dispose();
     Deno.exit(0);
   }

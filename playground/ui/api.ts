@@ -60,10 +60,15 @@ function post<T>(path: string, body: unknown): Promise<T> {
   });
 }
 
-function query(config: Partial<ToolsConfig>, tokenizers?: readonly string[]): string {
+function query(
+  config: Partial<ToolsConfig>,
+  tokenizers?: readonly string[],
+  tools?: "all",
+): string {
   const params = new URLSearchParams();
   if (Object.keys(config).length) params.set("config", JSON.stringify(config));
   if (tokenizers?.length) params.set("tokenizers", tokenizers.join(","));
+  if (tools) params.set("tools", tools);
   const text = params.toString();
   return text ? `?${text}` : "";
 }
@@ -88,12 +93,16 @@ export function getSession(id: string): Promise<SessionInfo> {
   return call(`/api/sessions/${encodeURIComponent(id)}`);
 }
 
-/** `GET /api/prompt-cost`: the system prompt, the tools per wire format and their tokens. */
+/**
+ * `GET /api/prompt-cost`: the system prompt, the tools per wire format and their tokens, for the
+ * default six tools or (`"all"`) all nine.
+ */
 export function getPromptCost(
   config: Partial<ToolsConfig> = {},
   tokenizers: readonly string[] = [],
+  tools?: "all",
 ): Promise<PromptCostResponse> {
-  return call(`/api/prompt-cost${query(config, tokenizers)}`);
+  return call(`/api/prompt-cost${query(config, tokenizers, tools)}`);
 }
 
 /** `POST /api/prompt-cost`: the same for the definitions with text overrides applied. */

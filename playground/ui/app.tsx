@@ -41,6 +41,7 @@ import {
   type PaneLabel,
   type PaneState,
   reducer,
+  refusedShareTool,
   type SharedState,
   type View,
 } from "./state.ts";
@@ -86,6 +87,19 @@ export function App(): JSX.Element {
     () => initialState(storedSessionId(), shared.current),
   );
   const configKey = JSON.stringify(state.config);
+
+  // A link naming a tool the playground does not run is refused whole (issue 30 item 8).
+  useEffect(() => {
+    const refused = refusedShareTool(location.hash);
+    if (refused === undefined) return;
+    const url = new URL(location.href);
+    url.hash = "";
+    history.replaceState(history.state, "", url.href);
+    dispatch({
+      type: "replay-report",
+      report: `This link names an unknown tool ${JSON.stringify(refused)}: it was not opened.`,
+    });
+  }, []);
 
   useEffect(() => {
     getDefinitions(state.config).then(
@@ -170,6 +184,18 @@ export function App(): JSX.Element {
   function run(target: PaneLabel): void {
     if (state.jsonError || state.running) return;
     runRequest(target, currentRequest(state));
+  }
+
+  /**
+   * The same call twice, side by side (issue 32 item 1): A with the design notes' footers (the
+   * default), B with `detailedFooters` (C4.2a). Only for the tools that change nothing.
+   */
+  async function runBothFooters(): Promise<void> {
+    if (state.jsonError || state.running) return;
+    const request = currentRequest(state);
+    const config = { ...request.config };
+    await runRequest("A", { ...request, config: { ...config, detailedFooters: false } });
+    await runRequest("B", { ...request, config: { ...config, detailedFooters: true } });
   }
 
   const sessionRef = useRef(state.sessionId);
@@ -452,7 +478,7 @@ export function App(): JSX.Element {
             : state.view === "variants"
             ? (
               <VariantsView
-                tools={defs.tools}
+                tools={defs.tools.filter((t) => (defs.defaultTools ?? []).includes(t.name))}
                 texts={state.texts}
                 onTexts={(variant, texts) => dispatch({ type: "texts", variant, texts })}
                 config={state.configError ? {} : state.config}
@@ -499,18 +525,26 @@ export function App(): JSX.Element {
                 <section class="editor card" aria-label="call editor" hidden={state.formCollapsed}>
                   <div class="editor-head">
                     <div class="tool-picker" role="tablist" aria-label="tool">
-                      {defs.tools.map((t) => (
-                        <button
-                          type="button"
-                          role="tab"
-                          key={t.name}
-                          aria-selected={t.name === state.tool}
-                          data-testid={`tool-${t.name}`}
-                          onClick={() => dispatch({ type: "tool", tool: t.name })}
-                        >
-                          {t.name}
-                        </button>
-                      ))}
+                      {defs.tools.map((t) => {
+                        // move, delete and patch are opt-in (C15.1): shown apart, all runnable.
+                        const optIn = !(defs.defaultTools ?? []).includes(t.name);
+                        return (
+                          <button
+                            type="button"
+                            role="tab"
+                            key={t.name}
+                            class={optIn ? "opt-in" : undefined}
+                            title={optIn
+                              ? "not offered by default: createFsTools({ tools: [...] }) names it"
+                              : undefined}
+                            aria-selected={t.name === state.tool}
+                            data-testid={`tool-${t.name}`}
+                            onClick={() => dispatch({ type: "tool", tool: t.name })}
+                          >
+                            {t.name}
+                          </button>
+                        );
+                      })}
                     </div>
                     <p class="tool-desc" title="the tool's description, as the model sees it">
                       {definition?.description}
@@ -571,6 +605,16 @@ export function App(): JSX.Element {
                         onClick={() => run("B")}
                       >
                         Run in B <kbd>{MOD} ⇧ ⏎</kbd>
+                      </button>
+                      <button
+                        type="button"
+                        class="secondary"
+                        data-testid="run-footers"
+                        disabled={blocked || isMutation({ tool: state.tool })}
+                        title="Run this call twice: A with the default footers, B with detailedFooters"
+                        onClick={() => runBothFooters()}
+                      >
+                        Both footers <span class="muted">A default · B detailed</span>
                       </button>
                     </div>
                   </div>

@@ -8,6 +8,9 @@
 import type { JSX } from "preact";
 import { useState } from "preact/hooks";
 import type { ExecuteResponse } from "./api.ts";
+import { anthropicImageTokens } from "./measures.ts";
+
+export { anthropicImageTokens };
 
 /** Props of {@linkcode AttachmentsView}. */
 export interface AttachmentsViewProps {
@@ -18,19 +21,6 @@ export interface AttachmentsViewProps {
 }
 
 const number = new Intl.NumberFormat("en-US");
-
-/**
- * Anthropic's published estimate of an image's input tokens: width × height / 750, after an image
- * whose long edge exceeds 1568 px is scaled down to it.
- *
- * @param width Width in pixels.
- * @param height Height in pixels.
- * @returns The estimated tokens, rounded up.
- */
-export function anthropicImageTokens(width: number, height: number): number {
-  const scale = Math.min(1, 1568 / Math.max(width, height));
-  return Math.ceil((Math.round(width * scale) * Math.round(height * scale)) / 750);
-}
 
 /**
  * Renders the attachments.
@@ -76,7 +66,9 @@ function AttachedImage(props: {
               <span data-testid="image-tokens">
                 ≈ {number.format(anthropicImageTokens(size.width, size.height))} tokens
               </span>{" "}
-              <span class="muted">(Anthropic estimate: width × height / 750)</span>
+              <span class="muted">
+                (Anthropic estimate: width × height / 750 after scaling to 1568 px and ~1.15 MP)
+              </span>
             </>
           )
           : null}

@@ -6,6 +6,9 @@
  */
 
 import type { JSX } from "preact";
+import { footerIndex } from "./measures.ts";
+
+export { footerIndex };
 
 /** Props of {@linkcode OutputView}. */
 export interface OutputViewProps {
@@ -36,20 +39,6 @@ const MARKS: Record<string, string> = {
   "\u200d": "⟨ZWJ⟩",
   "\ufeff": "⟨BOM⟩",
 };
-
-/**
- * Finds the footer: the line between a blank line and the closing `</content>` tag.
- *
- * @param lines The text's lines.
- * @returns The footer's index, or -1.
- */
-export function footerIndex(lines: readonly string[]): number {
-  const n = lines.length;
-  if (n >= 3 && lines[n - 1] === "</content>" && lines[n - 3] === "" && lines[n - 2] !== "") {
-    return n - 2;
-  }
-  return -1;
-}
 
 function classify(lines: readonly string[], isError: boolean, tool: string): LineKind[] {
   if (isError) return lines.map(() => "error");

@@ -34,13 +34,14 @@ const number = new Intl.NumberFormat("en-US");
 export function usePromptCost(
   config: Partial<ToolsConfig>,
   tokenizers: readonly string[],
+  tools?: "all",
 ): { data?: PromptCostResponse; error?: string } {
   const [result, setResult] = useState<{ data?: PromptCostResponse; error?: string }>({});
-  const key = JSON.stringify([config, tokenizers]);
+  const key = JSON.stringify([config, tokenizers, tools]);
   useEffect(() => {
     let live = true;
     setResult((r) => ({ data: r.data }));
-    getPromptCost(config, tokenizers).then(
+    getPromptCost(config, tokenizers, tools).then(
       (data) => live && setResult({ data }),
       (e) => live && setResult({ error: String(e.message ?? e) }),
     );
@@ -68,7 +69,8 @@ function Counts(props: { pick: (c: Cost) => number; data: PromptCostResponse }):
  * @returns The view.
  */
 export function PromptCost(props: PromptCostProps): JSX.Element {
-  const { data, error } = usePromptCost(props.config, props.tokenizers);
+  const [all, setAll] = useState(false);
+  const { data, error } = usePromptCost(props.config, props.tokenizers, all ? "all" : undefined);
   if (error) return <div class="request-error">{error}</div>;
   if (!data) return <div class="muted pad">Counting…</div>;
   const names = Object.keys(data.costs);
@@ -82,6 +84,16 @@ export function PromptCost(props: PromptCostProps): JSX.Element {
         system-prompt section), each tokenized on its own. Config overrides from the editor apply:
         the <code>read.limit</code> schema advertises <code>readLimit</code>.
       </p>
+      <label class="muted">
+        <input
+          type="checkbox"
+          data-testid="prompt-cost-all-tools"
+          checked={all}
+          onChange={(e) => setAll(e.currentTarget.checked)}
+        />{" "}
+        all nine tools (<code>move</code>, <code>delete</code>, <code>patch</code>{" "}
+        too; the budget is the default six's)
+      </label>
       <table class="cost-table" data-testid="prompt-cost-table">
         <thead>
           <tr>

@@ -7,6 +7,7 @@
 import type { JSX } from "preact";
 import type { ExecuteRequest, ExecuteResponse, ToolsConfig } from "./api.ts";
 import { OutputView } from "./output_view.tsx";
+import { pinnedFooter } from "./measures.ts";
 import { AttachmentsView } from "./attachments_view.tsx";
 import type { PaneState } from "./state.ts";
 
@@ -151,6 +152,7 @@ export function ResultPane(props: ResultPaneProps): JSX.Element {
                 <span class="label">lines</span>
               </div>
             </div>
+            <PinnedFooter content={response.content} isError={response.isError} />
             <OutputView
               content={response.content}
               isError={response.isError}
@@ -181,6 +183,22 @@ export function ResultPane(props: ResultPaneProps): JSX.Element {
         )
         : null}
     </section>
+  );
+}
+
+/** The footer of a long result, shown before its text (it stays in the text too). */
+function PinnedFooter(props: { content: string; isError: boolean }): JSX.Element | null {
+  const footer = pinnedFooter(props.content, props.isError);
+  if (footer === undefined) return null;
+  return (
+    <div
+      class="footer-pin"
+      data-testid="footer-pin"
+      title="The text's footer line, shown first for a long result; it is also in the text below"
+    >
+      <span class="footer-pin-label">footer</span>
+      <code>{footer}</code>
+    </div>
   );
 }
 

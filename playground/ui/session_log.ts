@@ -11,6 +11,25 @@ import type { ExecuteRequest, ExecuteResponse } from "../server/api_types.ts";
 /** A call as a link carries it: no session id (a link runs in the opener's own session). */
 export type SharedCall = Omit<ExecuteRequest, "session">;
 
+/**
+ * The tools the playground runs (the library's nine, in canonical order). A shared link naming
+ * any other is refused, and the server refuses one in `/api/execute` (issue 30 item 8).
+ */
+export const KNOWN_TOOLS: readonly string[] = Object.freeze([
+  "list",
+  "read",
+  "write",
+  "edit",
+  "glob",
+  "grep",
+  "move",
+  "delete",
+  "patch",
+]);
+
+/** The tools `createFsTools` offers by default; the CLI serves every tool but `patch`. */
+const CLI_DEFAULT_TOOLS: readonly string[] = KNOWN_TOOLS.filter((t) => t !== "patch");
+
 /** The tools that only look: a link replays these on open; anything else waits for a click. */
 export const READ_ONLY_TOOLS: readonly string[] = Object.freeze(["list", "read", "glob", "grep"]);
 
@@ -131,8 +150,15 @@ export function tokenSeries(
   return { perCall, cumulative };
 }
 
-function shellQuote(text: string): string {
-  return /^[A-Za-z0-9_./:=@%+-]+$/.test(text) ? text : `'${text.replaceAll("'", `'\\''`)}'`;
+/**
+ * One shell word holding exactly `text`: always single-quoted, each `'` written `'\''`, so no
+ * value (a tool name, a path, a JSON object) is ever read by the shell as code (issue 30 item 8).
+ *
+ * @param text Any text.
+ * @returns The quoted word.
+ */
+export function shellQuote(text: string): string {
+  return `'${text.replaceAll("'", `'\\''`)}'`;
 }
 
 /** Options of the CLI exports. */
@@ -152,19 +178,30 @@ export interface CliOptions {
  * @returns The command line.
  */
 export function cliLine(call: SharedCall, options: CliOptions = {}): string {
-  const parts = ["deno", "task", "cli", "--root", shellQuote(options.root ?? ".")];
-  if (options.sessionFile) parts.push("--session", shellQuote(options.sessionFile));
+  return cliWords(
+    call,
+    shellQuote(options.root ?? "."),
+    options.sessionFile && shellQuote(options.sessionFile),
+  );
+}
+
+/** The words of a CLI line; root and session file come already as shell words. */
+function cliWords(call: SharedCall, root: string, session?: string): string {
+  const parts = ["deno", "task", "cli", "--root", root];
+  if (session) parts.push("--session", session);
   if (call.config && Object.keys(call.config).length) {
     parts.push("--config", shellQuote(JSON.stringify(call.config)));
   }
   if (call.policy === false) parts.push("--no-policy");
+  if (!CLI_DEFAULT_TOOLS.includes(call.tool)) parts.push("--tools", shellQuote(call.tool));
   parts.push(shellQuote(call.tool), shellQuote(JSON.stringify(call.args ?? {})));
   return parts.join(" ");
 }
 
 /**
  * The session as a shell script: a fresh copy of the fixtures, then each call in order with one
- * session file, so the read-before-write gate sees what the playground's session saw.
+ * session file, so the read-before-write gate sees what the playground's session saw. Every
+ * value is a single-quoted word, so a call's text can never run as a command.
  *
  * @param entries The history.
  * @returns A POSIX shell script to run from the repository's root.
@@ -181,12 +218,8 @@ export function cliScript(entries: readonly Pick<HistoryEntry, "call">[]): strin
     "",
   ];
   entries.forEach((entry, i) => {
-    lines.push(`echo '--- call ${i + 1}: ${entry.call.tool}'`);
-    lines.push(
-      cliLine(entry.call, { root: "$ROOT", sessionFile: "$SESSION" })
-        .replace("'$ROOT'", '"$ROOT" --read-only "$ROOT/vendor"')
-        .replace("'$SESSION'", '"$SESSION"'),
-    );
+    lines.push(`echo ${shellQuote(`--- call ${i + 1}: ${entry.call.tool}`)}`);
+    lines.push(cliWords(entry.call, '"$ROOT" --read-only "$ROOT/vendor"', '"$SESSION"'));
     lines.push("echo"); // the CLI prints the text without a final line break
   });
   return `${lines.join("\n")}\n`;

@@ -13,8 +13,13 @@ import type {
   SessionInfo,
   ToolsConfig,
   TreeResponse,
-} from "./api.ts";
-import type { HistoryEntry, SharedCall, SharedEntry } from "./session_log.ts";
+} from "../server/api_types.ts"; // not ./api.ts: tests import this module without the DOM
+import {
+  type HistoryEntry,
+  KNOWN_TOOLS,
+  type SharedCall,
+  type SharedEntry,
+} from "./session_log.ts";
 
 /** Per-tool text overrides, as `createFsTools({ texts })` takes them. */
 export type TextsOverride = Record<
@@ -223,9 +228,20 @@ export function initialState(sessionId: string, shared?: SharedState): State {
  */
 export function reducer(state: State, action: Action): State {
   switch (action.type) {
-    case "defs":
+    case "defs": {
+      // The workspace's own examples replace the built-in ones not yet edited (issue 34.9: with
+      // --root the form names a file that exists there, not a fixture path).
+      const argsByTool = { ...state.argsByTool };
+      for (const [tool, args] of Object.entries(action.defs.examples ?? {})) {
+        if (argsByTool[tool] === undefined || argsByTool[tool] === EXAMPLES[tool]) {
+          argsByTool[tool] = args;
+        }
+      }
+      const current = argsByTool[state.tool];
       return {
         ...state,
+        argsByTool,
+        jsonText: current !== state.argsByTool[state.tool] ? pretty(current) : state.jsonText,
         defs: action.defs,
         loadError: undefined,
         configError: undefined,
@@ -233,6 +249,7 @@ export function reducer(state: State, action: Action): State {
           ? state.tokenizers.filter((t) => action.defs.tokenizers.some((x) => x.name === t))
           : [...action.defs.defaultTokenizers],
       };
+    }
     case "defs-error":
       return state.defs
         ? { ...state, configError: action.message }
@@ -418,6 +435,32 @@ export function encodeShare(state: State): string {
  * @returns The shared state, or `undefined`.
  */
 export function decodeShare(hash: string): SharedState | undefined {
+  const shared = parseShare(hash);
+  return shared && !unknownTool(shared) ? shared : undefined;
+}
+
+/**
+ * The tool a link names that the playground does not run, if any: such a link is refused whole
+ * (issue 30 item 8), so a crafted name never reaches the form, a replay or an exported script.
+ *
+ * @param hash `location.hash`.
+ * @returns The first unknown tool name, or `undefined`.
+ */
+export function refusedShareTool(hash: string): string | undefined {
+  const shared = parseShare(hash);
+  return shared && unknownTool(shared);
+}
+
+function unknownTool(shared: SharedState): string | undefined {
+  const names = [
+    shared.tool,
+    ...Object.values(shared.panes).map((call) => call?.tool),
+    ...shared.history.map((entry) => entry.call.tool),
+  ];
+  return names.find((name) => typeof name !== "string" || !KNOWN_TOOLS.includes(name));
+}
+
+function parseShare(hash: string): SharedState | undefined {
   const found = /(?:^#|&)s=([A-Za-z0-9_-]+)/.exec(hash);
   if (!found) return undefined;
   try {
