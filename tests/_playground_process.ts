@@ -1,15 +1,11 @@
 // The playground as a child process, for the tests that start it: runs a Deno command until it
 // prints `toolfs playground: <url>` or exits, keeping everything it printed.
 
-/** The permissions `playground/server/main.ts` runs with (as `deno task playground` grants). */
-export const PLAYGROUND_PERMISSIONS: readonly string[] = [
-  "--allow-read",
-  "--allow-write",
-  "--allow-env",
-  "--allow-net=127.0.0.1",
-  "--allow-run",
-  "--allow-sys",
-];
+/**
+ * The permissions `playground/server/main.ts` runs with (as `deno task playground` grants):
+ * `--allow-all`, so that `move` and `delete` are offered (C15.5, issue 32.8).
+ */
+export const PLAYGROUND_PERMISSIONS: readonly string[] = ["--allow-all"];
 
 /** A playground process that printed its URL, or exited first. */
 export interface StartedPlayground {

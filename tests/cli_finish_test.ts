@@ -93,7 +93,7 @@ Deno.test({
     const huge = join(base, "huge.json");
     using file = await Deno.open(huge, { write: true, create: true });
     await file.truncate(64 * 1024 ** 3); // 64 GiB, sparse
-    const flags = ["--allow-read", "--allow-write", "--allow-env=INIT_CWD"]; // deno task cli's
+    const flags = ["--allow-read", "--allow-write", "--allow-env=INIT_CWD"]; // path checks
     const cases: [string, string][] = [
       [fifo, `session file ${JSON.stringify(fifo)} is not a regular file: it is a FIFO`],
       [
@@ -258,7 +258,7 @@ Deno.test("issue 34.8: -i after the tool name is grep's ignore_case, never a pat
 
 Deno.test({
   name:
-    "issue 34.8: a missing --root is named as missing, not as a permission problem, with deno task cli's flags and read-only grants",
+    "issue 34.8: a missing --root is named as missing, not as a permission problem, with read-write, read-only and scoped grants",
   ignore: !canRun,
   async fn() {
     await using box = await sandbox("local");
