@@ -55,8 +55,10 @@ export interface FsIntent {
   /**
    * The change for a reviewer: the text before and after, and the unified diff. Nothing is
    * read until a policy calls it (once; later calls share the answer), so a policy that checks
-   * its own rules first reads only what it allowed. Return `{ kind: "version", version }` with
-   * its `version` to have the provider apply the call only to the text that was reviewed.
+   * its own rules first reads only what it allowed. The diff is against the file as it is now;
+   * when its `version` is the one the session read (the read-before-write gate's precondition),
+   * the reviewer sees what the model saw, and the provider applies the call only at that
+   * version (re-checked under the file's lock).
    */
   change(): Promise<FsChange>;
   /** The call's signal. */

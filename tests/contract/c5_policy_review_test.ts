@@ -9,6 +9,7 @@ import {
   type FsChange,
   type FsDeleteCondition,
   type FsEntryIntent,
+  FsError,
   type FsIntent,
   type FsObservation,
   type FsPolicy,
@@ -33,16 +34,19 @@ class Reviewer implements FsPolicy {
     });
     return change;
   }
-  async writeIntent(intent: FsIntent): Promise<FsPrecondition> {
-    const allowed = this.#gate.writeIntent(intent);
-    const change = await this.#review(intent);
-    // Applied only to the text that was reviewed.
-    return change?.version ? { kind: "version", version: change.version } : allowed;
+  writeIntent(intent: FsIntent): Promise<FsPrecondition> {
+    return this.#approve(intent, this.#gate.writeIntent(intent));
   }
-  async editIntent(intent: FsIntent): Promise<FsPrecondition> {
-    this.#gate.editIntent(intent);
-    const change = (await this.#review(intent))!;
-    return { kind: "version", version: change.version! };
+  editIntent(intent: FsIntent): Promise<FsPrecondition> {
+    return this.#approve(intent, this.#gate.editIntent(intent));
+  }
+  /** As README's console approval: the diff must be against the version the session read. */
+  async #approve(intent: FsIntent, allowed: FsPrecondition): Promise<FsPrecondition> {
+    const change = await this.#review(intent);
+    if (allowed.kind === "version" && change?.version !== allowed.version) {
+      throw new FsError("FS_STALE");
+    }
+    return allowed;
   }
   moveIntent(intent: FsEntryIntent): void {
     this.moves.push(intent);
@@ -183,5 +187,27 @@ forEachProvider(
     await tools.execute("write", { file_path: "secret.txt", content: "x" });
     await tools.execute("edit", { file_path: "secret.txt", old_string: "do", new_string: "x" });
     assert.equal(reads, 0);
+  },
+);
+
+forEachProvider(
+  "issue 34.6 a change since the session's read shows in change().version; the review refuses it",
+  { "a.txt": "one\n" },
+  async (box) => {
+    const policy = new Reviewer();
+    const tools = reviewed(box, policy);
+    await tools.execute("read", { file_path: "a.txt" });
+    await box.write("a.txt", "changed by someone else\n");
+    const result = await tools.execute("edit", {
+      file_path: "a.txt",
+      old_string: "changed",
+      new_string: "x",
+    });
+    assert.deepEqual([result.content, result.error?.code], [
+      'Error: cannot edit "a.txt": it changed since it was last read; read it again',
+      "FS_STALE",
+    ]);
+    assert.equal(policy.seen[0].change!.before, "changed by someone else\n");
+    assert.equal(await box.read("a.txt"), "changed by someone else\n");
   },
 );
