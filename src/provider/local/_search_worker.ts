@@ -11,7 +11,8 @@
 // lies inside a root: otherwise whether a decoy inside a root is reported would tell whether the
 // file outside at the same name holds the pattern (a one-bit content oracle, issue 19). Where
 // /proc/self/fd cannot be used (scoped permission flags), there is no prefilter: every file is
-// read through `searchChunks`, which checks. A file marked 1 is read through `searchChunks` too.
+// read through the provider's `readChunks`, which checks. A file marked 1 is read through
+// `readChunks` too.
 // A binary file (C4.2's head rule) is never marked 0, whatever it lacks: the search reads it,
 // tells it binary and leaves it out of the files searched, so that count (C11 `<s>`) does not
 // depend on the pattern. Both threads run the very same check: the worker evaluates
