@@ -140,7 +140,11 @@ export async function planOperation(
       tool: "patch",
       exists: true,
       content: patch,
-      change: () => Promise.resolve(changeOf(file.shown, version, bytes, joined(after()))),
+      // A binary file fails as it will once the policy has decided (C3.8).
+      change: () =>
+        looksBinary(bytes)
+          ? Promise.reject(new FsError("FS_BINARY"))
+          : Promise.resolve(changeOf(file.shown, version, bytes, joined(after()))),
     }));
     if (decided.kind === "version" && decided.version !== version) throw new FsError("FS_STALE");
     if (looksBinary(bytes)) throw new FsError("FS_BINARY");
