@@ -443,3 +443,81 @@ Deno.test("a patch made from random edits of random text applies to give exactly
     { numRuns: 2000 },
   );
 });
+
+/** Lines a model might send, the lenient forms included, for the parser and locator below. */
+const pieceArb = fc.constantFrom(
+  "*** Begin Patch",
+  "*** End Patch",
+  "*** Update File: f",
+  "*** Add File: g",
+  "*** Delete File: h",
+  "*** Move to: m",
+  "*** End of File",
+  "<<EOF",
+  "<<'EOF'",
+  "EOF",
+  "@@",
+  "@@ a",
+  "@@ -1,2 +1,2 @@",
+  "@@ -3 +3 @@ b",
+  " a",
+  " b",
+  "-a",
+  "-b",
+  "+c",
+  "",
+  "x",
+  "  a  ",
+  "a\u2013b",
+);
+
+Deno.test("C16.1a any sequence of patch-like lines parses or fails with a PatchParseError, never else", () => {
+  fc.assert(
+    fc.property(fc.array(pieceArb, { maxLength: 14 }), (pieces) => {
+      for (const text of [pieces.join("\n"), ["*** Begin Patch", ...pieces].join("\n")]) {
+        try {
+          parsePatch(text);
+        } catch (error) {
+          if (!(error instanceof PatchParseError)) throw error;
+          assert.ok(error.line >= 1 && error.line <= text.split("\n").length + 1);
+        }
+      }
+    }),
+    { numRuns: 3000 },
+  );
+});
+
+Deno.test("C16.2 located hunks never overlap and come back ascending, or fail with a PatchLocateError", () => {
+  const lineArb = fc.constantFrom("a", "b", " a", "a ", "c", "", "a\u2013b", "a-b");
+  fc.assert(
+    fc.property(
+      fc.array(lineArb, { maxLength: 12 }),
+      fc.array(fc.array(pieceArb, { minLength: 1, maxLength: 5 }), { minLength: 1, maxLength: 4 }),
+      (lines, bodies) => {
+        const text = [
+          "*** Begin Patch",
+          "*** Update File: f",
+          ...bodies.flatMap((body) => ["@@", ...body.filter((l) => /^[ +-]/.test(l))]),
+          "*** End Patch",
+        ].join("\n");
+        let hunks;
+        try {
+          hunks = update(text).hunks;
+        } catch {
+          return; // not a patch; the parser test above covers it
+        }
+        try {
+          const placed = locateHunks(lines, hunks);
+          let end = 0;
+          for (const { start, length } of placed) {
+            assert.ok(start >= end && start + length <= lines.length, JSON.stringify(placed));
+            end = start + length;
+          }
+        } catch (error) {
+          if (!(error instanceof PatchLocateError)) throw error;
+        }
+      },
+    ),
+    { numRuns: 3000 },
+  );
+});
