@@ -8,7 +8,7 @@ import type { FsEntryType } from "../../types.ts";
 import type { FsRemoveOptions, FsRemoveOutcome, FsTarget, FsTreeEntry } from "../fs_provider.ts";
 import type { Containment, WorkDir } from "./_containment.ts";
 import { lockAbortably, openVerified, refuseReadOnly } from "./_open.ts";
-import { closeQuietly, lstatOrNull, sameFile } from "./_stat.ts";
+import { closeQuietly, type FileId, isMissing, lstatOrNull, sameFile } from "./_stat.ts";
 import type { Versioner } from "./_version.ts";
 
 /** The type of an entry itself (a link is `other`). */
@@ -157,8 +157,7 @@ export async function removeIn(
     );
     try {
       signal?.throwIfAborted(); // the commit point: nothing has changed before it
-      if (!sameFile(await lstatOrNull(path), await held.stat())) throw new FsError("FS_STALE");
-      await Deno.remove(path);
+      if (!(await removeIfStill(path, await held.stat()))) throw new FsError("FS_STALE");
     } finally {
       closeQuietly(held);
     }
@@ -167,7 +166,7 @@ export async function removeIn(
   if (!info.isDirectory) {
     if (expect && expect.size > 0) throw new FsError("FS_STALE");
     signal?.throwIfAborted();
-    await Deno.remove(path);
+    if (!(await removeIfStill(path, info))) throw new FsError("FS_STALE");
     return { type: "other", files: 1, directories: 0 };
   }
   if (!recursive) {
@@ -220,4 +219,40 @@ async function removeTree(
 /** The pinned parent of an entry, inside a writable root. */
 export function pinParent(c: Containment, realPath: string): Promise<WorkDir> {
   return c.pin(dirname(realPath), true);
+}
+
+/**
+ * Removes the name `path` (in a pinned directory) if it still names the entry `info`, and
+ * says whether it did (C15.2, C15.3). The
+ * name is first renamed to a random one beside it (`.toolfs-<8 hex>.mv`), so what is judged is
+ * what stood at `path` at that instant: anything else (a file another process put there
+ * meanwhile) is put back, never over a newer entry, and is not removed. Residual window
+ * (README): a process that learns the random name (inotify) and renames another entry of the
+ * same directory onto it between the check and the unlink has that entry removed instead; the
+ * directory is held by its descriptor, so that entry is inside the root, and an unlink never
+ * follows a link.
+ */
+export async function removeIfStill(path: string, info: FileId): Promise<boolean> {
+  const aside = `${dirname(path)}/.toolfs-${crypto.randomUUID().slice(0, 8)}.mv`;
+  try {
+    await Deno.rename(path, aside);
+  } catch (error) {
+    if (isMissing(error)) return false; // gone already: nothing of ours to remove
+    throw error;
+  }
+  if (sameFile(await lstatOrNull(aside), info)) {
+    await Deno.remove(aside);
+    return true;
+  }
+  // Not the entry moved: put back whatever it is. A link never replaces an existing name (then
+  // it stays aside, hidden but not lost); a directory cannot be linked, so it is renamed back.
+  try {
+    await Deno.link(aside, path);
+    await Deno.remove(aside);
+  } catch (error) {
+    if (!(error instanceof Deno.errors.AlreadyExists)) {
+      await Deno.rename(aside, path).catch(() => {});
+    }
+  }
+  return false;
 }

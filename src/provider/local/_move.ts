@@ -12,20 +12,13 @@
 // that descriptor, and the source removed only once the copy is complete.
 
 import { constants as fsConstants, promises as nodeFs } from "node:fs";
-import { basename, dirname } from "node:path";
+import { basename } from "node:path";
 import { FsError } from "../../fs_error.ts";
 import { ENTRY_REASONS } from "../../render/entry_render.ts";
 import type { FsMoveOutcome, FsTarget } from "../fs_provider.ts";
 import type { Containment, WorkDir } from "./_containment.ts";
-import { entryType, lockFile, refuseRoot } from "./_entries.ts";
-import {
-  closeQuietly,
-  type FileId,
-  isMissing,
-  lstatOrNull,
-  removeIfSame,
-  sameFile,
-} from "./_stat.ts";
+import { entryType, lockFile, refuseRoot, removeIfStill } from "./_entries.ts";
+import { closeQuietly, type FileId, lstatOrNull, removeIfSame, sameFile } from "./_stat.ts";
 import type { Versioner } from "./_version.ts";
 
 /** Whether a thrown value is the kernel's "cross-device link" (EXDEV). */
@@ -196,38 +189,4 @@ async function copyFileAcross(
   }
   await removeIfStill(src, info);
   return version;
-}
-
-/**
- * Removes the name `path` (in a pinned directory) if it still names the entry `info`. The
- * name is first renamed to a random one beside it (`.toolfs-<8 hex>.mv`), so what is judged is
- * what stood at `path` at that instant: anything else (a file another process put there
- * meanwhile) is put back, never over a newer entry, and is not removed. Residual window
- * (README): a process that learns the random name (inotify) and renames another entry of the
- * same directory onto it between the check and the unlink has that entry removed instead; the
- * directory is held by its descriptor, so that entry is inside the root, and an unlink never
- * follows a link.
- */
-async function removeIfStill(path: string, info: FileId): Promise<void> {
-  const aside = `${dirname(path)}/.toolfs-${crypto.randomUUID().slice(0, 8)}.mv`;
-  try {
-    await Deno.rename(path, aside);
-  } catch (error) {
-    if (isMissing(error)) return; // gone already: nothing of ours to remove
-    throw error;
-  }
-  if (sameFile(await lstatOrNull(aside), info)) {
-    await Deno.remove(aside);
-    return;
-  }
-  // Not the entry moved: put back whatever it is. A link never replaces an existing name (then
-  // it stays aside, hidden but not lost); a directory cannot be linked, so it is renamed back.
-  try {
-    await Deno.link(aside, path);
-    await Deno.remove(aside);
-  } catch (error) {
-    if (!(error instanceof Deno.errors.AlreadyExists)) {
-      await Deno.rename(aside, path).catch(() => {});
-    }
-  }
 }
