@@ -73,8 +73,11 @@ export interface FsSearchProvider {
    * the tool skips a file marked `0` (counting it as searched) and reads every other one through
    * `readChunks`. A binary file (C4.2: a NUL byte in its first 8 KiB, or a UTF-16 byte order
    * mark) is never marked `0`: the tool reads it and leaves it out of the files searched, a
-   * count that must not depend on the pattern (C11). A `0` is itself an answer about content, so
-   * it may be given only on a read of the file verified to lie inside a root.
+   * count that must not depend on the pattern (C11). An answer is about content, so neither may
+   * depend on what a file outside the roots holds: a file read through a parent swapped for a
+   * link to outside gets one answer whatever it holds (the local provider marks it `0`; the tool
+   * counts it as searched, as a read failing `verify()` is counted). A `1` is thus given only on
+   * a read verified to lie inside a root; a `0` for a text file lacking a needle needs no check.
    */
   mayContain?(
     targets: readonly FsTarget[],

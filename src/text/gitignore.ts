@@ -39,6 +39,11 @@ interface Rule {
   /** The rule has no `/` but a trailing one: it can be tested on the last component. */
   basenameOnly: boolean;
   program: { test(path: string): boolean };
+  /**
+   * Text every path the rule matches holds, ASCII lower case (`requiredLiteral`), or `null`:
+   * a path without it is not tested (most rules fail most paths; `includes` is far cheaper).
+   */
+  literal: string | null;
 }
 
 /** The parts of `ignore`'s rules read here (version pinned in the import). */
@@ -50,6 +55,7 @@ interface IgnoreRuleInternals {
 }
 
 const NONE: IgnoreResult = { ignored: false, unignored: false };
+const ASCII = /^[\x00-\x7f]*$/;
 const CACHE_LIMIT = 4096;
 
 /** A `.gitignore` file's rules, tested as `ignore`'s `test` does (parent directories first). */
@@ -118,6 +124,9 @@ export class IgnoreRules {
   }
 
   #match(path: string, base?: string): IgnoreResult {
+    // The path in ASCII lower case for the rules' literals; `null` when not ASCII (a non-ASCII
+    // character may fold to an ASCII one under RE2's case folding: every rule is tested then).
+    const lower = ASCII.test(path) ? path.toLowerCase() : null;
     for (let i = this.#rules.length - 1; i >= 0; i--) {
       const rule = this.#rules[i];
       let subject = path;
@@ -125,6 +134,8 @@ export class IgnoreRules {
         base ??= basenameOf(path);
         subject = base;
       }
+      // The basename is the path's end: a literal missing from the path is missing from it too.
+      if (rule.literal !== null && lower !== null && !lower.includes(rule.literal)) continue;
       if (rule.program.test(subject)) {
         return { ignored: !rule.negative, unignored: rule.negative };
       }
@@ -181,7 +192,17 @@ function compileGitignore(text: string): IgnoreRules | null {
     } catch {
       continue; // not expressible: the rule is dropped, as `ignore` drops a malformed one
     }
-    rules.push({ negative: rule.negative, basenameOnly: basenameOnly(rule.body), program });
+    rules.push({
+      negative: rule.negative,
+      basenameOnly: basenameOnly(rule.body),
+      program,
+      // From the source the program runs (RE2's is built from the prefix; its markers end runs).
+      literal: requiredLiteral(
+        program === rule.regex
+          ? rule.regex.source
+          : rule.regexPrefix.replace(/[\uE000\uE001]/g, "."),
+      ),
+    });
   }
   return rules.length === 0 ? null : new IgnoreRules(rules);
 }
@@ -199,6 +220,66 @@ function repetitions(source: string): number {
     } else if (c === "(" && source[i + 1] === "?" && source[i + 2] === "!") count += 2;
   }
   return count;
+}
+
+/**
+ * The longest run of literal characters that every match of a regular expression (JavaScript
+ * syntax, no `u` flag) holds, in ASCII lower case; `null` when there is none, when it is not
+ * ASCII, or when the expression has an alternative at its top level. Conservative: a character
+ * followed by a quantifier, anything in a group or a class, and any escape of a letter or digit
+ * end a run.
+ *
+ * @param source The expression's source.
+ * @returns The literal, or `null`.
+ */
+export function requiredLiteral(source: string): string | null {
+  let best = "";
+  let run = "";
+  const end = () => {
+    if (run.length > best.length) best = run;
+    run = "";
+  };
+  const quantified = (at: number) => "*+?{".includes(source[at] ?? "\0");
+  let i = 0;
+  while (i < source.length) {
+    const c = source[i];
+    if (c === "\\") {
+      const escaped = source[i + 1];
+      i += 2;
+      if (escaped === undefined || /[A-Za-z0-9]/.test(escaped) || quantified(i)) end();
+      else run += escaped;
+    } else if (c === "(" || c === "[") {
+      end();
+      i = skipGroup(source, i);
+      if (i < 0) return null;
+    } else if (c === "|") {
+      return null;
+    } else if (".^$*+?{}])".includes(c)) {
+      end();
+      i++;
+    } else {
+      i++;
+      if (quantified(i)) end();
+      else run += c;
+    }
+  }
+  end();
+  return best !== "" && ASCII.test(best) ? best.toLowerCase() : null;
+}
+
+/** The index after the group or class opening at `start`, or -1 when it does not close. */
+function skipGroup(source: string, start: number): number {
+  let depth = 0;
+  for (let i = start; i < source.length; i++) {
+    const c = source[i];
+    if (c === "\\") i++;
+    else if (c === "[") {
+      for (i++; i < source.length && source[i] !== "]"; i++) if (source[i] === "\\") i++;
+      if (depth === 0) return i + 1;
+    } else if (c === "(") depth++;
+    else if (c === ")" && --depth === 0) return i + 1;
+  }
+  return -1;
 }
 
 /** `ignore`'s test for a rule that may be tried on the last component alone. */

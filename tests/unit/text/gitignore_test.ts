@@ -4,7 +4,7 @@
 import { deepEqual, equal } from "node:assert/strict";
 import fc from "fast-check";
 import ignore from "ignore";
-import { IgnoreStack, parseGitignore } from "../../../src/text/gitignore.ts";
+import { IgnoreStack, parseGitignore, requiredLiteral } from "../../../src/text/gitignore.ts";
 
 const segment = fc.constantFrom(
   "a",
@@ -17,6 +17,9 @@ const segment = fc.constantFrom(
   "lib",
   "node_modules",
   ".env",
+  "X.MIN.js",
+  "Build",
+  "ü",
 );
 const rule = fc.constantFrom(
   "build",
@@ -48,6 +51,11 @@ const rule = fc.constantFrom(
   "\\!x",
   "x.ts ",
   "lib/**/",
+  "*.min.js",
+  "BUILD/",
+  "**/node_modules/x.ts",
+  "x.{a,b}",
+  "Ü",
 );
 
 Deno.test("C9.2: IgnoreStack decides a file's path as ignore's test does, parents first, uncached", () => {
@@ -107,4 +115,19 @@ Deno.test("C9.2: IgnoreEntries carried down a walk answers as IgnoreStack does f
     ),
     { numRuns: 300 },
   );
+});
+
+Deno.test("C9.2: a rule's required literal is text every path it matches holds, in lower case", () => {
+  const cases: [string, string | null][] = [
+    ["(?:^|\\/)[^\\/]*\\.min\\.js(?=$|\\/$)", ".min.js"],
+    ["^Tests\\/napi\\/build(?=$|\\/$)", "tests/napi/build"],
+    ["(?:^|\\/)foo[^\\/]barbaz(?=$|\\/$)", "barbaz"],
+    ["(?:^|\\/)x\\{1,2}y(?=$|\\/$)", "x{1,2"],
+    ["(?:^|\\/)ab?c", "a"],
+    ["^a(?:\\/[^\\/]+)*\\/bc(?=$|\\/$)", "/bc"],
+    ["a|bcd", null],
+    ["(?:^|\\/)\\d+", null],
+    ["(?:^|\\/)ü\\.txt", null],
+  ];
+  for (const [source, literal] of cases) equal(requiredLiteral(source), literal, source);
 });
