@@ -55,6 +55,7 @@ interface IgnoreRuleInternals {
 }
 
 const NONE: IgnoreResult = { ignored: false, unignored: false };
+// deno-lint-ignore no-control-regex
 const ASCII = /^[\x00-\x7f]*$/;
 const CACHE_LIMIT = 4096;
 
