@@ -10,6 +10,7 @@ import { deepStrictEqual as assertEquals, ok as assert } from "node:assert/stric
 import { join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
 import { SPECS } from "../src/present/specs/mod.ts";
+import { quotedGuidance, toolSection } from "./_docs.ts";
 
 const PROJECT = fileURLToPath(new URL("..", import.meta.url));
 const README = await Deno.readTextFile(join(PROJECT, "README.md"));
@@ -188,6 +189,20 @@ Deno.test("issue 33.4: a src/ file's header names only functions that exist (in 
         `(?:function\\*?|const|let|class|interface|type)\\s+${name}\\b|\\b${name}\\s*[(:=<?]`,
       );
       if (!defined.test(code)) stale.push(`${file}: \`${name}\``);
+    }
+  }
+  assertEquals(stale, []);
+});
+
+Deno.test("issue 34.10: README's Model experience quotes each default tool's guidance exactly", async () => {
+  const { createFsTools } = await import("../mod.ts");
+  const { MemoryFileSystem } = await import("../memory.ts");
+  const tools = createFsTools({ fs: new MemoryFileSystem({ roots: ["/w"], files: {} }) });
+  const stale: string[] = [];
+  for (const definition of tools.definitions) {
+    const { text } = quotedGuidance(toolSection(README, definition.name));
+    if (text !== definition.guidance) {
+      stale.push(`${definition.name}:\n  README: ${text}\n  tools:  ${definition.guidance}`);
     }
   }
   assertEquals(stale, []);

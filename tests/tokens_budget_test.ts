@@ -10,6 +10,7 @@ import {
   TOKEN_BUDGET,
 } from "../scripts/tokens.ts";
 import { sandbox } from "./_sandbox.ts";
+import { quotedGuidance, toolSection } from "./_docs.ts";
 
 Deno.test("C9.1, C12.9: the six tools in the Anthropic format plus systemPrompt with one root cost at most 900 DeepSeek V3 tokens, the figure deno task tokens prints", async () => {
   const definitions = defaultDefinitions();
@@ -53,4 +54,33 @@ Deno.test(`the six tools' name, description, schema and guidance fit ${TOKEN_BUD
     `${cost.total} DeepSeek V3 tokens, over the budget of ${TOKEN_BUDGET}`,
   );
   ok(cost.total > 100, "the tokenizer counted implausibly few tokens");
+});
+
+// Issue 34.10: the figures README's "Model experience" gives are the ones the tools cost now.
+Deno.test("issue 34.10: README's Model experience gives each default tool's guidance and fixed cost, and the budget, as counted now", async () => {
+  const readme = await Deno.readTextFile(new URL("../README.md", import.meta.url));
+  const costs = await measureDefinitions(defaultDefinitions(), ["deepseek_v3", "o200k"]);
+  const ds = costs.deepseek_v3;
+  const o200k = costs.o200k;
+  const stale: string[] = [];
+  for (const [i, tool] of ds.tools.entries()) {
+    const section = toolSection(readme, tool.tool);
+    const { tokens } = quotedGuidance(section);
+    if (tokens !== tool.guidance) {
+      stale.push(`${tool.tool}: guidance ${tokens}, now ${tool.guidance}`);
+    }
+    const fixed = /Fixed cost (\d+)(?: DeepSeek V3)? \/ (\d+)/.exec(section);
+    const now = `${tool.total} / ${o200k.tools[i].total}`;
+    if (!fixed || `${fixed[1]} / ${fixed[2]}` !== now) {
+      stale.push(`${tool.tool}: fixed cost ${fixed?.slice(1).join(" / ")}, now ${now}`);
+    }
+  }
+  const flat = readme.replace(/\s+/g, " ");
+  const budget =
+    `**${ds.budget} DeepSeek V3 tokens** (${ds.wire.anthropic} + ${ds.workspacePrompt})`;
+  if (!flat.includes(budget)) {
+    const said = /\*\*\d+ DeepSeek V3 tokens\*\* \(\d+ \+ \d+\)/.exec(flat)?.[0];
+    stale.push(`budget: README says ${said}, now ${budget}`);
+  }
+  equal(stale.join("\n"), "");
 });
