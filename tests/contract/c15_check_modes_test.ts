@@ -179,3 +179,42 @@ Deno.test({
     }
   },
 });
+
+const cliName =
+  "C15.5 the CLI under path checks answers move and delete with the permission they need and changes nothing";
+Deno.test({
+  name: cliName,
+  ignore: skipUnless(cliName, cannotRun() ?? (Deno.build.os !== "linux" ? "needs Linux" : null)),
+  async fn() {
+    const root = await Deno.makeTempDir({ prefix: "toolfs_c15_5_" });
+    try {
+      await Deno.writeTextFile(join(root, "a.txt"), "a\n");
+      for (const [tool, ...args] of [["move", "a.txt", "b.txt"], ["delete", "a.txt"]]) {
+        const { code, stdout } = await new Deno.Command(Deno.execPath(), {
+          args: [
+            "run",
+            "--no-prompt",
+            `--allow-read=${root},${PROJECT}`,
+            `--allow-write=${root}`,
+            "--allow-env",
+            join(PROJECT, "cli.ts"),
+            "--no-policy",
+            tool,
+            ...args,
+          ],
+          cwd: root,
+          stdout: "piped",
+          stderr: "piped",
+        }).output();
+        assert.equal(code, 2);
+        assert.equal(
+          new TextDecoder().decode(stdout).trim(),
+          `Error: ${tool} is not offered: it needs ${NEED} (${WHY})`,
+        );
+      }
+      assert.deepEqual([...Deno.readDirSync(root)].map((e) => e.name), ["a.txt"]);
+    } finally {
+      await Deno.remove(root, { recursive: true });
+    }
+  },
+});
