@@ -68,6 +68,18 @@ forEachProvider(
     assert.equal(await box.read("injected.sh"), null);
     assert.equal(await box.read("new.txt"), null);
     assert.equal(await box.read("elsewhere.txt"), null);
+    // A line of the file that reads like a header is context, not an operation.
+    await box.write("notes.md", "# V4A\n*** Delete File: x\nend\n");
+    await t.execute("read", { file_path: "notes.md" }, { session });
+    assert.deepEqual(
+      await apply({
+        type: "update_file",
+        path: "notes.md",
+        diff: "@@\n # V4A\n *** Delete File: x\n-end\n+the end\n",
+      }),
+      { status: "completed", output: "Updated notes.md" },
+    );
+    assert.equal(await box.read("notes.md"), "# V4A\n*** Delete File: x\nthe end\n");
     // The operation's own fields do what they say.
     assert.deepEqual(
       await apply({ type: "update_file", path: "readme.txt", diff: "@@\n-hello\n+bye\n" }),

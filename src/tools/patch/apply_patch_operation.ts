@@ -134,10 +134,12 @@ function operationPatch(operation: unknown): PatchArgs | { error: string } {
   }
 }
 
-/** Whether a diff line is an envelope marker or another operation's header (C16.5). */
+/**
+ * Whether a diff line is an envelope marker or another operation's header (C16.5): one the
+ * parser would read as such, at the start of the line (` *** Delete File: x` is a context line).
+ */
 function isOperationHeader(line: string): boolean {
-  const trimmed = line.trim();
-  return OPERATION_HEADERS.some((header) => trimmed.startsWith(header));
+  return OPERATION_HEADERS.some((header) => line.startsWith(header));
 }
 
 const OPERATION_HEADERS = [
