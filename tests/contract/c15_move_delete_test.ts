@@ -337,6 +337,42 @@ Deno.test("C15.2/C15.3 a symbolic link is moved and deleted itself, its target u
 });
 
 Deno.test(
+  "C15.3 a tree's links count as files in its text and need no read; their targets stay [local]",
+  {
+    ignore: entriesSkip() !== null,
+  },
+  async () => {
+    await using box = await sandbox(
+      "local",
+      { "d/x.txt": "x\n", "d/sub/y.txt": "y\n", "t.txt": "target\n", "../out.txt": "outside\n" },
+      WITH,
+    );
+    await Deno.symlink("x.txt", box.path("d/in.lnk"));
+    await Deno.symlink(box.path("t.txt"), box.path("d/sub/up.lnk"));
+    await Deno.symlink(`${box.base}/out.txt`, box.path("d/sub/out.lnk"));
+    // Only the two regular files wait for a read; the links are removed themselves.
+    assert.deepEqual(await run(box, "delete", { path: "d", recursive: true }), [
+      'Error: cannot delete "d": it holds 2 files this session has not read',
+      "FS_NOT_OBSERVED",
+    ]);
+    await box.run("read", { file_path: "d/x.txt" });
+    await box.run("read", { file_path: "d/sub/y.txt" });
+    const result = await box.run("delete", { path: "d", recursive: true });
+    // `<f>` counts the two files and the three links; `<d>` counts d and d/sub.
+    assert.equal(result.content, "Deleted d (5 files, 2 directories)");
+    assert.deepEqual(result.value, {
+      path: box.path("d"),
+      type: "directory",
+      files: 5,
+      directories: 2,
+    });
+    assert.equal(await Deno.lstat(box.path("d")).catch(() => null), null);
+    assert.equal(await box.read("t.txt"), "target\n");
+    assert.equal(await Deno.readTextFile(`${box.base}/out.txt`), "outside\n");
+  },
+);
+
+Deno.test(
   "C15.2 across file systems a file moves (its source goes once copied) and a directory never does [local]",
   { ignore: entriesSkip() !== null },
   async (t) => {
