@@ -63,6 +63,21 @@ forEachProvider(
       }),
       { status: "failed", output: header(2, "*** Update File: precious.txt") },
     );
+    // Each header C16.5 names, alone after the hunk (the first one above was a Delete File).
+    for (const line of ["*** Add File: injected.sh", "*** Update File: precious.txt"]) {
+      assert.deepEqual(
+        await apply({ type: "update_file", path: "readme.txt", diff: `@@\n-hello\n+bye\n${line}` }),
+        { status: "failed", output: header(4, line) },
+      );
+    }
+    assert.deepEqual(
+      await apply({
+        type: "update_file",
+        path: "readme.txt",
+        diff: "@@\n-hello\n+bye\n*** End Patch",
+      }),
+      { status: "failed", output: header(4, "*** End Patch") },
+    );
     assert.equal(await box.read("readme.txt"), FILES["readme.txt"]);
     assert.equal(await box.read("precious.txt"), FILES["precious.txt"]);
     assert.equal(await box.read("injected.sh"), null);
