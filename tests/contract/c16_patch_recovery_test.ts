@@ -33,6 +33,14 @@ forEachProvider(
         "FS_NOT_FOUND",
       ],
     );
+    // A path meant relative to the workspace, written with a leading `/` (C12.10).
+    assert.deepEqual(
+      await failure(tools, envelope("*** Update File: /src/app.ts", "@@", "-x", "+y")),
+      [
+        'Error: cannot patch "/src/app.ts": outside the permitted roots; did you mean "src/app.ts"?',
+        "FS_OUTSIDE_ROOT",
+      ],
+    );
     assert.deepEqual(
       await failure(tools, envelope("*** Delete File: src/utils.ts")),
       [
