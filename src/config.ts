@@ -66,10 +66,19 @@ export interface FsToolsConfig {
   readMaxImageBytes: number;
   /**
    * The largest PDF `read` extracts text from, in bytes (C17.2); a larger one is refused before it
-   * is read. Extraction holds the whole PDF in memory, so this bounds a document read's memory.
+   * is read, and no more than this (and one byte) is read of a file that grows meanwhile
+   * (C17.2a). Extraction runs in a worker thread whose growth is bounded (+256 MiB).
    * @default {20971520}
    */
   readMaxDocumentBytes: number;
+  /**
+   * Milliseconds one `read` of a PDF may spend extracting text (C17.2a): a read that takes longer
+   * fails (`…; read a smaller part with offset and limit`), or, when only the count of the pages
+   * after its window remains, gives its window without the total. Parsing runs in a worker
+   * thread, so the caller's thread never waits on it; an abort ends it at once.
+   * @default {10000}
+   */
+  readDocumentTimeMs: number;
   /**
    * Whether `read` and `edit` give details beyond the design notes' texts (C4.2a): the byte cap
    * and total in a capped footer, `1 line`, `; no newline at end of file`, and the count of a
@@ -94,6 +103,7 @@ export const DEFAULT_CONFIG: Readonly<FsToolsConfig> = Object.freeze({
   readImages: true,
   readMaxImageBytes: 5 * 1024 * 1024,
   readMaxDocumentBytes: 20 * 1024 * 1024,
+  readDocumentTimeMs: 10_000,
   detailedFooters: false,
 });
 

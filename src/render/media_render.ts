@@ -159,3 +159,58 @@ export function textlessDocumentMessage(displayPath: string, pages: number): str
 export function damagedDocumentMessage(displayPath: string, reason: string): string {
   return `cannot read ${quotePath(displayPath)}: the PDF cannot be parsed (${reason})`;
 }
+
+/** Which bound of a document read (C17.2a) ended it. */
+export type DocumentBound =
+  | { kind: "time"; ms: number }
+  | { kind: "memory"; bytes: number }
+  | { kind: "stream"; bytes: number };
+
+/**
+ * The failure of a PDF read that reached one of its bounds (C17.2a): the contract's text around
+ * what was reached.
+ *
+ * @param displayPath The display path.
+ * @param bound The bound reached.
+ * @returns The message.
+ *
+ * @example
+ * ```ts
+ * import { documentBoundMessage } from "./media_render.ts";
+ * import assert from "node:assert/strict";
+ *
+ * assert.equal(
+ *   documentBoundMessage("a.pdf", { kind: "time", ms: 10000 }),
+ *   'cannot read "a.pdf": extracting its text took longer than 10000 ms; read a smaller part with offset and limit',
+ * );
+ * ```
+ */
+export function documentBoundMessage(displayPath: string, bound: DocumentBound): string {
+  return `cannot read ${quotePath(displayPath)}: ${
+    boundReached(bound)
+  }; read a smaller part with offset and limit`;
+}
+
+function boundReached(bound: DocumentBound): string {
+  switch (bound.kind) {
+    case "time":
+      return `extracting its text took longer than ${bound.ms} ms`;
+    case "memory":
+      return `extracting its text needed more than ${formatSize(bound.bytes)} of memory`;
+    case "stream":
+      return `a stream in it inflates to more than ${formatSize(bound.bytes)}`;
+  }
+}
+
+/**
+ * The failure of a PDF read where the worker thread that parses PDFs (C17.2a) cannot run.
+ *
+ * @param displayPath The display path.
+ * @param reason Why, as the runtime said.
+ * @returns The message.
+ */
+export function documentWorkerMessage(displayPath: string, reason: string): string {
+  return `cannot read ${
+    quotePath(displayPath)
+  }: PDFs are parsed in a worker thread, which could not run (${reason})`;
+}

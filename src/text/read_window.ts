@@ -51,6 +51,12 @@ export interface WindowRequest {
   /** The sparse index of this file version; the scan reads and extends it. */
   index?: LineIndex;
   signal?: AbortSignal;
+  /**
+   * Asked, once the window is complete, before each further chunk is pulled to count the total
+   * (and once the source ends): `true` ends the scan there, the total unknown (a document read
+   * whose bound was reached while counting, C17.2a).
+   */
+  stopCount?: () => boolean;
 }
 
 export interface WindowResult {
@@ -167,6 +173,7 @@ export async function scanWindow(
 ): Promise<WindowResult> {
   const { offset, limit, maxBytes, maxLineLength, truncate, cost: lineCost, index, signal } =
     request;
+  const stopCount = request.stopCount ?? (() => false);
   const from = startPoint(index, offset);
   const lines: ReadLine[] = [];
   const line = new LineBuffer(4 * maxLineLength + 8);
@@ -290,8 +297,10 @@ export async function scanWindow(
     lastByte = chunk[n - 1];
     position += n;
     record(index, position, newlines, lastByte);
+    if (done && stopCount()) return { lines, capped: false };
   }
   signal?.throwIfAborted();
+  if (done && stopCount()) return { lines, capped: false };
   if (bomOnly && position === 3) {
     // Only a BOM: no line at all, as in an empty file (C4.2).
     if (index) index.totalLines = 0;

@@ -3,12 +3,14 @@
 
 import { FsError } from "../fs_error.ts";
 import type { FsToolsConfig } from "../config.ts";
-import type { FsFileContent, FsTarget } from "../provider/fs_provider.ts";
+import type { FsFileContent, FsReadHandle, FsTarget } from "../provider/fs_provider.ts";
 import { offsetOutOfRangeMessage } from "../render/errors.ts";
 import {
   damagedDocumentMessage,
   damagedImageMessage,
+  documentBoundMessage,
   documentTooLargeMessage,
+  documentWorkerMessage,
   encryptedDocumentMessage,
   IMAGE_WINDOW_MESSAGE,
   imageTooLargeMessage,
@@ -22,6 +24,12 @@ import { imageDimensions, type MediaKind } from "../text/media_sniff.ts";
 import { type ChunkSource, type LineIndex, newLineIndex, scanWindow } from "../text/read_window.ts";
 import type { ReadValue } from "../types.ts";
 import { invalid } from "./_args.ts";
+import {
+  DocumentBoundError,
+  DocumentParseError,
+  DocumentWorkerError,
+  openDocument,
+} from "./_pdf.ts";
 import type { ToolEnv, ToolSuccess } from "./_context.ts";
 
 /** What read.ts knows when it finds a media file. */
@@ -34,6 +42,8 @@ export interface MediaRequest {
   size: number | null;
   /** The whole file, when read.ts already read it. */
   content?: FsFileContent;
+  /** Else the file, open: read here (at most the limit and one byte), and closed. */
+  handle?: FsReadHandle;
   offset: number;
   limit: number;
   /** Whether the caller passed `offset` or `limit`. */
@@ -50,25 +60,63 @@ export async function readMedia(
   env: ToolEnv,
   request: MediaRequest,
 ): Promise<ToolSuccess<ReadValue>> {
-  const image = request.kind !== "application/pdf";
-  if (image && request.windowGiven) throw invalid(IMAGE_WINDOW_MESSAGE);
-  const limit = image ? env.config.readMaxImageBytes : env.config.readMaxDocumentBytes;
-  const refuse = (size: number) =>
-    new FsError("FS_IO_ERROR", {
-      message: image
-        ? imageTooLargeMessage(request.shown, size, limit)
-        : documentTooLargeMessage(request.shown, size, limit),
-    });
-  // Refused from the size alone, before the file is read (memory stays bounded).
-  if (request.size !== null && request.size > limit) throw refuse(request.size);
-  const content = request.content ??
-    await env.fs.readText(request.target, { signal: env.signal });
-  if (content.bytes.length > limit) throw refuse(content.bytes.length);
-  const result = image
-    ? imageRead(request, content.bytes)
-    : await documentRead(env, request, content);
-  env.emit("read", request.target, content.version);
-  return result;
+  const started = performance.now();
+  let handle = request.handle;
+  try {
+    const image = request.kind !== "application/pdf";
+    if (image && request.windowGiven) throw invalid(IMAGE_WINDOW_MESSAGE);
+    const limit = image ? env.config.readMaxImageBytes : env.config.readMaxDocumentBytes;
+    const refuse = (size: number) =>
+      new FsError("FS_IO_ERROR", {
+        message: image
+          ? imageTooLargeMessage(request.shown, size, limit)
+          : documentTooLargeMessage(request.shown, size, limit),
+      });
+    // Refused from the size alone, before the file is read (memory stays bounded).
+    if (request.size !== null && request.size > limit) throw refuse(request.size);
+    let content = request.content;
+    if (!content) {
+      // Through the open file, never more than the limit and one byte: the file may have grown
+      // since its size was checked (C17.2a).
+      handle ??= await env.fs.streamText(request.target, { signal: env.signal });
+      if (handle.size !== null && handle.size > limit) throw refuse(handle.size);
+      const bytes = await readUpTo(handle, limit + 1);
+      if (bytes.length > limit) {
+        const now = await env.fs.stat(request.target, { signal: env.signal }).catch(() => null);
+        throw refuse(Math.max(now?.size ?? 0, bytes.length));
+      }
+      content = { bytes, version: handle.version };
+    }
+    handle?.close();
+    handle = undefined;
+    if (content.bytes.length > limit) throw refuse(content.bytes.length);
+    const result = image
+      ? imageRead(request, content.bytes)
+      : await documentRead(env, request, content, started);
+    env.emit("read", request.target, content.version);
+    return result;
+  } finally {
+    handle?.close();
+  }
+}
+
+/** The first `max` bytes of an open file (fewer when it is shorter). */
+async function readUpTo(handle: FsReadHandle, max: number): Promise<Uint8Array> {
+  const chunks: Uint8Array[] = [];
+  let length = 0;
+  for await (const chunk of handle.chunks(0)) {
+    const take = chunk.subarray(0, max - length);
+    chunks.push(take.slice()); // a chunk may be a reused buffer
+    length += take.length;
+    if (length >= max) break;
+  }
+  const bytes = new Uint8Array(length);
+  let at = 0;
+  for (const chunk of chunks) {
+    bytes.set(chunk, at);
+    at += chunk.length;
+  }
+  return bytes;
 }
 
 function imageRead(request: MediaRequest, bytes: Uint8Array): ToolSuccess<ReadValue> {
@@ -94,6 +142,8 @@ interface DocumentFacts {
   hasText: boolean;
   /** Whether one scan went from page 1 to the last. */
   scannedAll: boolean;
+  /** Whether a bound ended a count of the pages after a window (C17.2a). */
+  countCut: boolean;
 }
 
 const FACTS = new WeakMap<LineIndex, DocumentFacts>();
@@ -103,31 +153,51 @@ async function documentRead(
   env: ToolEnv,
   request: MediaRequest,
   content: FsFileContent,
+  started: number,
 ): Promise<ToolSuccess<ReadValue>> {
   const { shown } = request;
-  const { getDocumentProxy } = await import("npm:unpdf@1.8.1");
-  let doc: Awaited<ReturnType<typeof getDocumentProxy>>;
-  try {
-    // A copy: the parser may take the buffer over, and a provider's bytes may be its own.
-    doc = await getDocumentProxy(content.bytes.slice(), { verbosity: 0 });
-  } catch (error) {
-    const name = error instanceof Error ? error.name : "";
-    if (name === "PasswordException") {
-      throw new FsError("FS_BINARY", { message: encryptedDocumentMessage(shown) });
+  const fail = (error: unknown): never => {
+    if (error instanceof DocumentBoundError) {
+      throw new FsError("FS_IO_ERROR", { message: documentBoundMessage(shown, error.bound) });
     }
-    const reason = error instanceof Error ? error.message : String(error);
-    throw new FsError("FS_BINARY", { message: damagedDocumentMessage(shown, reason) });
-  }
+    if (error instanceof DocumentWorkerError) {
+      throw new FsError("FS_IO_ERROR", { message: documentWorkerMessage(shown, error.message) });
+    }
+    if (error instanceof DocumentParseError) {
+      if (error.name === "PasswordException") {
+        throw new FsError("FS_BINARY", { message: encryptedDocumentMessage(shown) });
+      }
+      throw new FsError("FS_BINARY", { message: damagedDocumentMessage(shown, error.message) });
+    }
+    throw error;
+  };
+  // A copy, handed to the worker: a provider's bytes may be its own.
+  const doc = await openDocument(content.bytes.slice(), {
+    signal: env.signal,
+    timeMs: env.config.readDocumentTimeMs,
+    started,
+  }).catch(fail);
   try {
     const key = `document\0${request.target.realPath}\0${content.version}`;
     let index = env.lineIndexes.get(key);
     if (!index) env.lineIndexes.set(key, index = newLineIndex(1)); // a checkpoint per page
     let facts = FACTS.get(index);
     if (!facts) {
-      facts = { pageStarts: [0], pages: doc.numPages, hasText: false, scannedAll: false };
+      facts = {
+        pageStarts: [0],
+        pages: doc.pages,
+        hasText: false,
+        scannedAll: false,
+        countCut: false,
+      };
       FACTS.set(index, facts);
     }
     const known = facts;
+    // Once the window is complete, only the total remains: a bound reached while counting ends
+    // the count (the footer then has no total), not the read; later reads do not count again.
+    let windowDone = false;
+    let cut = false;
+    let ended = false; // the source gave every page
     // The document's text, one chunk per page, extracted only as the scan pulls it; a scan
     // resuming from a checkpoint (a page boundary) starts at that page.
     const source: ChunkSource = async function* (position) {
@@ -136,7 +206,17 @@ async function documentRead(
       let at = known.pageStarts[first - 1];
       for (let page = first; page <= known.pages; page++) {
         env.signal?.throwIfAborted();
-        const text = await pageText(doc, page);
+        let text: string;
+        try {
+          text = await doc.pageText(page);
+        } catch (error) {
+          // Only the total was left: any failure but an abort ends the count, not the read.
+          if (windowDone && !env.signal?.aborted) {
+            cut = known.countCut = true;
+            return;
+          }
+          return fail(error);
+        }
         if (/\S/.test(text)) known.hasText = true;
         const chunk = encoder.encode(`${pageMarker(page)}\n${text}`);
         const start = at;
@@ -145,6 +225,7 @@ async function documentRead(
         if (at > position) yield start >= position ? chunk : chunk.subarray(position - start);
       }
       if (first === 1) known.scannedAll = true;
+      ended = true;
     };
     const result = await scanWindow(source, {
       offset: request.offset,
@@ -155,6 +236,10 @@ async function documentRead(
       cost: lineCost,
       index,
       signal: env.signal,
+      stopCount: () => {
+        windowDone = true;
+        return !ended && (cut || known.countCut);
+      },
     });
     if (known.scannedAll && !known.hasText) {
       throw new FsError("FS_BINARY", { message: textlessDocumentMessage(shown, known.pages) });
@@ -184,32 +269,8 @@ async function documentRead(
       value,
     };
   } finally {
-    await doc.loadingTask.destroy();
+    await doc.close();
   }
-}
-
-/** One page's text: the text items in order, a line break where the page has one. */
-async function pageText(
-  doc: { getPage(n: number): Promise<PdfPage> },
-  number: number,
-): Promise<string> {
-  const page = await doc.getPage(number);
-  const content = await page.getTextContent();
-  let text = "";
-  for (const item of content.items) {
-    if (!("str" in item)) continue;
-    text += item.str;
-    if (item.hasEOL) text += "\n";
-  }
-  page.cleanup();
-  if (text !== "" && !text.endsWith("\n")) text += "\n";
-  return text;
-}
-
-/** What {@linkcode pageText} uses of a pdf.js page. */
-interface PdfPage {
-  getTextContent(): Promise<{ items: ({ str: string; hasEOL: boolean } | object)[] }>;
-  cleanup(): boolean;
 }
 
 /** Base64 of bytes, in chunks (no runtime-specific API). */

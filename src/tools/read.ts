@@ -81,7 +81,7 @@ async function run(
     signal,
   };
   const shown = displayPath(env.cwd, target.path);
-  const media = (kind: MediaKind | null, content?: FsFileContent) => {
+  const media = (kind: MediaKind | null, content?: FsFileContent, open?: FsReadHandle) => {
     if (!kind) return null;
     if (kind !== "application/pdf" && !config.readImages) throw new FsError("FS_BINARY");
     const { offset, limit, windowGiven } = request;
@@ -91,10 +91,20 @@ async function run(
       kind,
       size: stat.size,
       content,
+      handle: open,
       offset,
       limit,
       windowGiven,
     });
+  };
+  // A media file found by the head of an open file is read on through it (C17.2a: the bytes
+  // read are bounded, not the size the stat gave); `readMedia` closes it.
+  const mediaThrough = (kind: MediaKind, open: FsReadHandle) => {
+    if (kind !== "application/pdf" && !config.readImages) {
+      open.close();
+      throw new FsError("FS_BINARY");
+    }
+    return media(kind, undefined, open)!;
   };
   // The stat only suggests the whole-file path; the provider decides on the open file (C7.4).
   const small = stat.size !== null && stat.size < config.readStreamMinSize;
@@ -113,14 +123,14 @@ async function run(
       handle.close();
       throw error;
     }
-    if (found || small) handle.close();
+    if (found) return await mediaThrough(found, handle);
+    if (small) handle.close();
     if (small) handle = undefined;
-    const read = media(found);
-    if (read) return await read;
   }
-  const whole = small
-    ? await env.fs.readText(target, { signal, wholeMaxSize: config.readStreamMinSize - 1 })
-    : null;
+  // Whole only up to the document limit too: a file grown past it since the stat is streamed,
+  // and a PDF among those is read through its open file (C17.2a).
+  const wholeMaxSize = Math.min(config.readStreamMinSize - 1, config.readMaxDocumentBytes);
+  const whole = small ? await env.fs.readText(target, { signal, wholeMaxSize }) : null;
   if (whole && !whole.tooLarge) {
     const read = media(sniffMedia(whole.bytes), whole);
     if (read) return await read;
@@ -137,12 +147,15 @@ async function run(
     // Streamed: a large file, or one that grew past the whole-file size after the stat.
     if (!handle) {
       handle = await env.fs.streamText(target, { signal });
+      let found: MediaKind | null;
       try {
         first = await head(handle.chunks, 8192);
+        found = sniffMedia(first);
       } catch (error) {
         handle.close();
         throw error;
       }
+      if (found) return await mediaThrough(found, handle);
     }
     try {
       if (looksBinary(first!)) throw new FsError("FS_BINARY");

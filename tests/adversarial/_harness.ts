@@ -236,6 +236,7 @@ export interface ChildOptions {
   permissions: string[];
   /** Let Deno prompt for a missing permission (default: `--no-prompt`, it fails instead). */
   prompt?: boolean;
+  stdin?: "piped" | "null";
   stdout?: "piped" | "null";
   stderr?: "piped" | "null" | "inherit";
 }
@@ -251,7 +252,7 @@ export function childCommand(script: string, args: string[], options: ChildOptio
       new URL(script, import.meta.url).pathname,
       ...args,
     ],
-    stdin: "null",
+    stdin: options.stdin ?? "null",
     stdout: options.stdout ?? "piped",
     stderr: options.stderr ?? "piped",
   });

@@ -175,7 +175,7 @@ Deno.test("C1.2 an invalid config value is a constructor error naming the key", 
   const cases: [Record<string, unknown>, string][] = [
     [
       { readLimt: 5 },
-      'unknown config key "readLimt": expected one of listMaxEntries, readLimit, readMaxLineLength, readMaxBytes, readStreamMinSize, globMaxFiles, grepMaxMatches, grepFileTimeMs, editSnippet, readImages, readMaxImageBytes, readMaxDocumentBytes, detailedFooters',
+      'unknown config key "readLimt": expected one of listMaxEntries, readLimit, readMaxLineLength, readMaxBytes, readStreamMinSize, globMaxFiles, grepMaxMatches, grepFileTimeMs, editSnippet, readImages, readMaxImageBytes, readMaxDocumentBytes, readDocumentTimeMs, detailedFooters',
     ],
     [{ readLimit: 0 }, 'config "readLimit" must be a whole number of at least 1: got 0'],
     [{ readLimit: 1.5 }, 'config "readLimit" must be a whole number of at least 1: got 1.5'],

@@ -22,6 +22,7 @@ Deno.test("C2 the defaults are 200 entries, 2000 lines, 2000 chars, 51200 bytes,
     readImages: true,
     readMaxImageBytes: 5242880,
     readMaxDocumentBytes: 20971520,
+    readDocumentTimeMs: 10000, // C17.2a
     detailedFooters: false, // C4.2a: the design notes' texts
   };
   assert.deepEqual({ ...DEFAULT_CONFIG }, expected);
