@@ -110,7 +110,13 @@ Deno.test("C10: glob parse checks pattern before path", () => {
     { pattern: "**/*.ts", path: null },
     DEFAULT_CONFIG,
   );
-  assert.deepEqual(parsed, { pattern: "**/*.ts", path: undefined, sort: "path", offset: 1 });
+  assert.deepEqual(parsed, {
+    pattern: "**/*.ts",
+    path: undefined,
+    sort: "path",
+    offset: 1,
+    limit: undefined,
+  });
   assert.equal(compiled.match("a/b.ts"), true);
   assert.equal(
     refusal(() => globTool.parse({ pattern: "", path: "" }, DEFAULT_CONFIG)),
