@@ -169,3 +169,24 @@ forEachProvider("C4.2a detailedFooters: the cap and total, 1 line, no newline at
     "(End of file - total 1 lines)",
   );
 });
+
+forEachProvider(
+  "C4.2a/C17.2 detailedFooters on a document: 1 line or the total, never the no-newline mark",
+  {
+    "two_pages.pdf": Deno.readFileSync(
+      new URL("../fixtures/media/two_pages.pdf", import.meta.url),
+    ),
+  },
+  async (box) => {
+    const tools = box.toolsWith({ config: { detailedFooters: true } });
+    const footer = async (args: Record<string, unknown>) =>
+      (await tools.execute("read", args)).content.split("\n").at(-2);
+    // The extracted text's last line has no line break after it; a document is never marked.
+    equal(await footer({ file_path: "two_pages.pdf" }), "(End of file - total 5 lines)");
+    equal(await footer({ file_path: "two_pages.pdf", offset: 4 }), "(End of file - total 5 lines)");
+    equal(
+      await footer({ file_path: "two_pages.pdf", limit: 2 }),
+      "(Showing lines 1-2 of 5. Use offset=3 to continue.)",
+    );
+  },
+);
