@@ -85,6 +85,14 @@ export interface FsReadTextOptions extends FsCallOptions {
    * A provider whose files cannot change between `stat` and the read may ignore it.
    */
   wholeMaxSize?: number;
+  /**
+   * The caller means to replace or remove the file after this read (`patch` checks every file
+   * before it changes any, C16.2): refuse, as C4.3b, a file this process may not write
+   * (`FS_PERMISSION_DENIED`, `permission denied (the file is read-only)`). A provider without
+   * permission bits may ignore it.
+   * @default {false}
+   */
+  toReplace?: boolean;
 }
 
 /** An open file for windowed, streamed reading. Close it when done. */

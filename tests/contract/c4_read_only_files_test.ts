@@ -33,9 +33,24 @@ const CALLS: [string, Record<string, unknown>][] = [
   // Controls: a writable file is replaced; `move` changes no content and is not refused.
   ["write", { file_path: "rw.txt", content: "replaced\n" }],
   ["move", { source_path: "mv.txt", destination_path: "mv2.txt" }],
+  // C16.2: checked before any file changes: the writable rw2.txt is not even replaced and put back.
+  ["patch", {
+    patch:
+      "*** Begin Patch\n*** Update File: rw2.txt\n@@\n-keep me\n+lost\n*** Update File: pu2.txt\n@@\n-keep me\n+lost\n*** End Patch",
+  }],
 ];
 
-const PROTECTED = ["w.txt", "e.txt", "pu.txt", "pd.txt", "pm.txt", "d.txt", "tree/ro.txt"];
+const PROTECTED = [
+  "w.txt",
+  "e.txt",
+  "pu.txt",
+  "pd.txt",
+  "pm.txt",
+  "d.txt",
+  "tree/ro.txt",
+  "pu2.txt",
+  "rw2.txt",
+];
 
 /** A root (in a base directory anyone may enter) holding the files of {@linkcode CALLS}. */
 async function makeRoot(owner: number | null): Promise<{ base: string; root: string }> {
@@ -45,7 +60,7 @@ async function makeRoot(owner: number | null): Promise<{ base: string; root: str
   await Deno.mkdir(join(root, "tree"), { recursive: true });
   for (const name of [...PROTECTED, "rw.txt", "mv.txt"]) {
     await Deno.writeTextFile(join(root, name), "keep me\n");
-    await Deno.chmod(join(root, name), name === "rw.txt" ? 0o644 : 0o444);
+    await Deno.chmod(join(root, name), name.startsWith("rw") ? 0o644 : 0o444);
   }
   if (owner !== null) {
     for (const name of ["", "tree", ...PROTECTED, "rw.txt", "mv.txt"]) {
@@ -75,7 +90,7 @@ const MODES = [
 
 /** The calls of {@linkcode CALLS} a mode runs: moves and deletes only where C15.5 allows them. */
 function callsOf(entries: boolean): [string, Record<string, unknown>][] {
-  return entries ? CALLS : CALLS.filter((_, i) => [0, 1, 2, 7].includes(i));
+  return CALLS.filter((_, i) => entries || [0, 1, 2, 7, 9].includes(i));
 }
 
 const uid = granted({ name: "sys", kind: "uid" }) ? Deno.uid() : null;
@@ -109,7 +124,7 @@ for (const mode of MODES) {
           content: `Error: cannot ${op} "${path}"${operation}: ${READ_ONLY}`,
           code: "FS_PERMISSION_DENIED",
         });
-        const refused = [
+        const expected = [
           denied("write", "w.txt"),
           denied("edit", "e.txt"),
           denied("patch", "pu.txt", " (Update File, patch line 2)"),
@@ -117,12 +132,13 @@ for (const mode of MODES) {
           denied("patch", "pm.txt", " (Update File, patch line 2)"),
           denied("delete", "d.txt"),
           denied("delete", "tree"),
-        ];
-        const n = mode.entries ? 7 : 3;
-        assert.deepEqual(results.slice(0, n), refused.slice(0, n));
-        assert.equal(results[n].code, null, results[n].content);
-        if (mode.entries) {
-          assert.deepEqual(results[8], { content: "Moved mv.txt to mv2.txt", code: null });
+          null, // rw.txt is written
+          { content: "Moved mv.txt to mv2.txt", code: null },
+          denied("patch", "pu2.txt", " (Update File, patch line 6)"),
+        ].filter((_, i) => mode.entries || [0, 1, 2, 7, 9].includes(i));
+        for (const [i, want] of expected.entries()) {
+          if (want === null) assert.equal(results[i].code, null, results[i].content);
+          else assert.deepEqual(results[i], want, JSON.stringify(calls[i]));
         }
         const after = await stateOf(root);
         for (const name of PROTECTED) {
@@ -162,6 +178,8 @@ for (const mode of MODES) {
         assert.equal((await Deno.stat(join(root, "w.txt"))).mode! & 0o777, 0o444);
         assert.equal(await Deno.readTextFile(join(root, "e.txt")), "lose me\n");
         assert.equal(await Deno.readTextFile(join(root, "pu.txt")), "lost\n");
+        assert.equal(await Deno.readTextFile(join(root, "pu2.txt")), "lost\n");
+        assert.equal(await Deno.readTextFile(join(root, "rw2.txt")), "lost\n");
         if (!mode.entries) return;
         for (const gone of ["pd.txt", "d.txt", "tree", "pm.txt"]) {
           assert.equal(await Deno.lstat(join(root, gone)).catch(() => null), null, gone);

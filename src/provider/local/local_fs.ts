@@ -44,7 +44,7 @@ import { entriesNeed, listTreeAt, moveEntryAt, removeEntryAt } from "./_entry_op
 import { readDirEntries } from "./_read_dir.ts";
 import { Containment, readGranted } from "./_containment.ts";
 import { guard } from "./_errors.ts";
-import { lockCurrent, openVerified, readCurrent } from "./_open.ts";
+import { lockCurrent, openVerified, readCurrent, refuseReadOnly } from "./_open.ts";
 import { streamOrRead } from "./_edit_stream.ts";
 import { ensureParent } from "./_parents.ts";
 import { chunksOf, readAll } from "./_read.ts";
@@ -188,11 +188,12 @@ export class LocalFileSystem implements FsProvider {
 
   /** {@inheritDoc FsProvider.readText} */
   readText(target: FsTarget, options: FsReadTextOptions = {}): Promise<FsFileContent> {
-    const { signal, wholeMaxSize } = options;
+    const { signal, wholeMaxSize, toReplace = false } = options;
     return guard(async () => {
       const file = await openVerified(this.#c, target.realPath, signal);
       try {
         const info = await file.stat();
+        if (toReplace) await refuseReadOnly(target.realPath, info); // C4.3b, before any change
         // Decided on the open file's size: a file that grew since the caller's stat is streamed.
         if (wholeMaxSize !== undefined && info.size > wholeMaxSize) {
           return { bytes: new Uint8Array(0), version: "", tooLarge: true };

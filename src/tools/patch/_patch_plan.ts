@@ -125,7 +125,10 @@ export async function planOperation(
     if (!stat) throw await notFound(env, file, op.kind === "update");
     if (stat.type !== "file") throw new FsError("FS_NOT_REGULAR_FILE");
     if (stat.size != null && stat.size > MAX_TEXT_BYTES) throw tooLarge(stat.size);
-    const { bytes, version } = await env.fs.readText(file.target, { signal: env.signal });
+    const { bytes, version } = await env.fs.readText(file.target, {
+      signal: env.signal,
+      toReplace: true, // C4.3b, checked before any file changes (C16.2)
+    });
     // The new bytes are made from these: they are replaced only at this version.
     const precondition: FsPrecondition = { kind: "version", version };
     if (op.kind === "delete") {
