@@ -16,7 +16,7 @@ import { FIXTURE_EXAMPLES, workspaceExamples } from "../playground/server/exampl
 import { countOnThisThread, workerCounter } from "../playground/server/token_counter.ts";
 import { FIXTURES_DIR, openDirectoryWorkspace } from "../playground/server/workspace.ts";
 import { anthropicImageTokens, pinnedFooter } from "../playground/ui/measures.ts";
-import { cliLine, cliScript, shellQuote } from "../playground/ui/session_log.ts";
+import { cliLine, cliScript, shellQuote, TOOLFS_JSR } from "../playground/ui/session_log.ts";
 import { decodeShare, refusedShareTool } from "../playground/ui/state.ts";
 import { post, run, setUp } from "./_playground_app.ts";
 import { PLAYGROUND_PERMISSIONS, startPlayground } from "./_playground_process.ts";
@@ -96,9 +96,22 @@ Deno.test({
       // Every word is single-quoted: a quote inside is written '\''.
       assertEquals(shellQuote("it's"), `'it'\\''s'`);
       const script = cliScript(entries);
+      // The exports run the CLI from JSR (issue 34.10), which is not reachable here: map it to
+      // this checkout.
+      const map = `${dir}-map.json`; // beside dir, which must stay empty
+      await Deno.writeTextFile(
+        map,
+        JSON.stringify({
+          imports: { [`${TOOLFS_JSR}/cli`]: new URL("../cli.ts", import.meta.url).href },
+        }),
+      );
+      const offline = (command: string) =>
+        command.replace("deno run", `deno run --no-config --no-lock --import-map ${map}`);
+      const toolfs = offline(/^TOOLFS="\$\{TOOLFS:-(.+)\}"$/m.exec(script)![1]);
       const out = await new Deno.Command("bash", {
         args: ["-c", script],
         cwd: REPO,
+        env: { TOOLFS: toolfs },
         stdout: "piped",
         stderr: "piped",
       }).output();
@@ -109,7 +122,7 @@ Deno.test({
       }
       for (const entry of entries) {
         const line = await new Deno.Command("bash", {
-          args: ["-c", cliLine(entry.call)],
+          args: ["-c", offline(cliLine(entry.call))],
           cwd: REPO,
           stdout: "null",
           stderr: "null",
@@ -118,6 +131,7 @@ Deno.test({
       }
       assertEquals([...Deno.readDirSync(dir)].map((e) => e.name), []);
     } finally {
+      await Deno.remove(`${dir}-map.json`).catch(() => {});
       await Deno.remove(dir, { recursive: true });
     }
   },

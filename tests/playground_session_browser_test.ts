@@ -50,7 +50,7 @@ Deno.test({
       await page.getByTestId("pane-a").getByTestId("copy-cli").click();
       assertEquals(
         await page.evaluate("navigator.clipboard.readText()"),
-        `deno task cli --root '.' 'read' '{"file_path":"src/app/main.ts"}'`,
+        `deno run --no-prompt --allow-read --allow-write jsr:@toolfs/fs@^0.4/cli --root '.' 'read' '{"file_path":"src/app/main.ts"}'`,
       );
 
       // grep in B: the rarely used arguments are folded; the result is above the fold too.
@@ -111,8 +111,8 @@ Deno.test({
       await page.screenshot({ path: join(OUTPUT, "playground-session.png") });
       await page.getByTestId("export-cli-script").click();
       const script = String(await page.evaluate("navigator.clipboard.readText()"));
-      assert(script.startsWith("#!/bin/sh") && script.includes("deno task cli"), script);
-      assertEquals(script.match(/^deno task cli /gm)?.length, 5);
+      assert(script.startsWith("#!/bin/sh") && script.includes("jsr:@toolfs/fs@^0.4/cli"), script);
+      assertEquals(script.match(/^toolfs '/gm)?.length, 5);
       const golden = await page.getByTestId("export-golden").getAttribute("href");
       assert(decodeURIComponent(golden ?? "").includes('"edit"'));
 

@@ -100,7 +100,7 @@ export function ResultPane(props: ResultPaneProps): JSX.Element {
               type="button"
               class="small"
               data-testid="copy-cli"
-              title="Copy this call as a deno task cli line"
+              title="Copy this call as a command line (the CLI from JSR)"
               onClick={() => onCopyCli(state.request)}
             >
               CLI

@@ -170,25 +170,46 @@ export interface CliOptions {
 }
 
 /**
- * One call as a `deno task cli` line that prints the same text (CLI `--config`, `--no-policy`,
- * and the arguments as one JSON object).
+ * The package the exports run, by this version's JSR specifier, so they run anywhere the package
+ * resolves, not only in a toolfs checkout (issue 34 item 10; tests/readme_test.ts checks that the
+ * range admits deno.json's version).
+ */
+export const TOOLFS_JSR = "jsr:@toolfs/fs@^0.4";
+
+/**
+ * The Deno permissions that give the calls the texts the playground showed: read and write, or
+ * every permission when a call moves or deletes (the playground runs with them, and a provider
+ * without them does not offer move and delete, C15.5).
+ */
+function permissionFlags(tools: readonly string[]): string {
+  return tools.some((tool) => tool === "move" || tool === "delete")
+    ? "--allow-all"
+    : "--allow-read --allow-write";
+}
+
+/** The command that runs the CLI from JSR with the permissions the calls need. */
+function cliCommand(tools: readonly string[]): string {
+  return `deno run --no-prompt ${permissionFlags(tools)} ${TOOLFS_JSR}/cli`;
+}
+
+/**
+ * One call as a command line that prints the same text anywhere the package resolves: the CLI
+ * from JSR (`--config`, `--no-policy`, and the arguments as one JSON object).
  *
  * @param call The call.
  * @param options Root and session file.
  * @returns The command line.
  */
 export function cliLine(call: SharedCall, options: CliOptions = {}): string {
-  return cliWords(
-    call,
-    shellQuote(options.root ?? "."),
-    options.sessionFile && shellQuote(options.sessionFile),
-  );
+  const parts = [cliCommand([call.tool]), "--root", shellQuote(options.root ?? ".")];
+  if (options.sessionFile) parts.push("--session", shellQuote(options.sessionFile));
+  parts.push(cliWords(call));
+  return parts.join(" ");
 }
 
-/** The words of a CLI line; root and session file come already as shell words. */
-function cliWords(call: SharedCall, root: string, session?: string): string {
-  const parts = ["deno", "task", "cli", "--root", root];
-  if (session) parts.push("--session", session);
+/** A call's words after the root and session: config, policy, tools, the tool and its JSON. */
+function cliWords(call: SharedCall): string {
+  const parts: string[] = [];
   if (call.config && Object.keys(call.config).length) {
     parts.push("--config", shellQuote(JSON.stringify(call.config)));
   }
@@ -199,27 +220,45 @@ function cliWords(call: SharedCall, root: string, session?: string): string {
 }
 
 /**
- * The session as a shell script: a fresh copy of the fixtures, then each call in order with one
- * session file, so the read-before-write gate sees what the playground's session saw. Every
- * value is a single-quoted word, so a call's text can never run as a command.
+ * The session as a shell script that runs anywhere Deno does: it copies a workspace (its first
+ * argument; by default `playground/fixtures`, when run from a toolfs checkout) into a temporary
+ * directory, then runs each call in order through the CLI from JSR with one session file, so the
+ * read-before-write gate sees what the playground's session saw. Every value is a single-quoted
+ * word, so a call's text can never run as a command. `TOOLFS` overrides the CLI command.
  *
  * @param entries The history.
- * @returns A POSIX shell script to run from the repository's root.
+ * @returns A POSIX shell script: `sh session.sh [<workspace>]`.
  */
 export function cliScript(entries: readonly Pick<HistoryEntry, "call">[]): string {
+  const command = cliCommand(entries.map((entry) => entry.call.tool));
   const lines = [
     "#!/bin/sh",
-    "# A toolfs playground session, exported. Run it from the toolfs repository's root.",
-    "# Each call prints exactly the text the model saw; the session file carries the reads;",
-    "# vendor/ is read-only, as the playground mounts it.",
+    "# A toolfs playground session, exported: each call prints exactly the text the model saw.",
+    "# Run it anywhere Deno runs: sh <this file> [<workspace>]. It copies <workspace> (default:",
+    "# playground/fixtures of a toolfs checkout, the playground's own) into a temporary directory",
+    "# and runs the calls there sharing one session file, so the reads carry over; vendor/, when",
+    "# there, is read-only, as the playground mounts it. TOOLFS overrides the CLI command.",
+    `TOOLFS="\${TOOLFS:-${command}}"`,
+    'SOURCE="${1:-playground/fixtures}"',
+    'if [ ! -d "$SOURCE" ]; then',
+    '  echo "usage: sh $0 <workspace directory> (no directory $SOURCE here)" >&2',
+    "  exit 2",
+    "fi",
     'ROOT="$(mktemp -d)"',
-    'cp -R playground/fixtures/. "$ROOT"',
+    'cp -R "$SOURCE/." "$ROOT"',
     'SESSION="$ROOT/.toolfs-session.json"',
+    "toolfs() {",
+    '  if [ -d "$ROOT/vendor" ]; then',
+    '    $TOOLFS --root "$ROOT" --read-only "$ROOT/vendor" --session "$SESSION" "$@"',
+    "  else",
+    '    $TOOLFS --root "$ROOT" --session "$SESSION" "$@"',
+    "  fi",
+    "}",
     "",
   ];
   entries.forEach((entry, i) => {
     lines.push(`echo ${shellQuote(`--- call ${i + 1}: ${entry.call.tool}`)}`);
-    lines.push(cliWords(entry.call, '"$ROOT" --read-only "$ROOT/vendor"', '"$SESSION"'));
+    lines.push(`toolfs ${cliWords(entry.call)}`);
     lines.push("echo"); // the CLI prints the text without a final line break
   });
   return `${lines.join("\n")}\n`;
@@ -228,13 +267,18 @@ export function cliScript(entries: readonly Pick<HistoryEntry, "call">[]): strin
 /** The golden test's assertion module (spelled apart, so no UI package scan counts it). */
 const NODE_ASSERT = JSON.stringify("node:assert/strict");
 
+/** The golden test's package import (spelled apart, so no UI package scan counts it). */
+const TOOLFS_IMPORT = JSON.stringify(TOOLFS_JSR);
+
 /**
- * The session as a Deno test file asserting each call's exact text (a golden test): it copies
- * `playground/fixtures/` into a temporary directory (with `vendor/` read-only, as the playground
- * mounts it) and runs the calls in order in one session.
+ * The session as a Deno test file asserting each call's exact text (a golden test) that runs
+ * anywhere the package resolves: it imports the package from JSR, copies the workspace
+ * (`TOOLFS_WORKSPACE`, else `playground/fixtures/` beside the `tests/` folder it is saved in, in a
+ * toolfs checkout) into a temporary directory (with `vendor/` read-only, as the playground mounts
+ * it) and runs the calls in order in one session.
  *
  * @param entries The history, results included.
- * @returns The test file's source; save it as `tests/<name>_test.ts`.
+ * @returns The test file's source.
  */
 export function goldenTest(
   entries: readonly Pick<HistoryEntry, "call" | "content" | "isError">[],
@@ -249,13 +293,17 @@ export function goldenTest(
     (e.call.policy === false ? "    policy: false,\n" : "") +
     `    isError: ${e.isError},\n    content: ${JSON.stringify(e.content)},\n  },`
   );
+  const flags = permissionFlags(entries.map((e) => e.call.tool));
   return `// A toolfs playground session as a golden test: each call's exact model-facing text.
-// Exported by the playground; run with: deno test --allow-read --allow-write <this file>
-// It starts from the committed fixtures: a call on a file the playground generates at start-up
-// (the big log, the links, the FIFO) gives a different text here.
+// Exported by the playground; it runs anywhere the package resolves:
+//   TOOLFS_WORKSPACE=<dir> deno test ${flags} --allow-env=TOOLFS_WORKSPACE <this file>
+// It runs on a copy of <dir>, the workspace the session ran on; without TOOLFS_WORKSPACE, on
+// playground/fixtures/ of the toolfs checkout whose tests/ folder holds this file. A call on a
+// file the playground generates at start-up (the big log, the links, the FIFO) gives a
+// different text here.
 
 import { deepStrictEqual as assertEquals } from ${NODE_ASSERT};
-import { createFsTools, LocalFileSystem, ReadBeforeWritePolicy } from "../mod.ts";
+import { createFsTools, LocalFileSystem, ReadBeforeWritePolicy } from ${TOOLFS_IMPORT};
 
 const CALLS: {
   tool: string;
@@ -271,9 +319,12 @@ ${rows.join("\n")}
 Deno.test("the playground session gives the recorded texts", async () => {
   const dir = await Deno.makeTempDir({ prefix: "toolfs-golden-" });
   try {
-    const fixtures = new URL("../playground/fixtures/", import.meta.url);
-    await copyTree(fixtures.pathname, dir);
-    const fs = new LocalFileSystem({ roots: [dir, { path: \`\${dir}/vendor\`, write: false }] });
+    await copyTree(workspace(), dir);
+    const vendor = \`\${dir}/vendor\`;
+    const readOnly = (await Deno.stat(vendor).catch(() => null))?.isDirectory
+      ? [{ path: vendor, write: false }]
+      : [];
+    const fs = new LocalFileSystem({ roots: [dir, ...readOnly] });
     const session = {};
     const policy = new ReadBeforeWritePolicy(); // one gate for the whole session, as the playground's
     for (const [i, call] of CALLS.entries()) {
@@ -285,6 +336,13 @@ Deno.test("the playground session gives the recorded texts", async () => {
     await Deno.remove(dir, { recursive: true });
   }
 });
+
+/** TOOLFS_WORKSPACE when set (and readable), else the checkout's playground/fixtures/. */
+function workspace(): string {
+  const env = Deno.permissions.querySync({ name: "env", variable: "TOOLFS_WORKSPACE" });
+  const given = env.state === "granted" ? Deno.env.get("TOOLFS_WORKSPACE") : undefined;
+  return given || new URL("../playground/fixtures/", import.meta.url).pathname;
+}
 
 async function copyTree(from: string, to: string): Promise<void> {
   for await (const entry of Deno.readDir(from)) {
