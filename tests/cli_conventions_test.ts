@@ -7,32 +7,11 @@ import { deepStrictEqual as assertEquals, ok as assert } from "node:assert/stric
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { createFsTools, LocalFileSystem } from "../mod.ts";
-import { CLI_VERSION, type CliWriter, runCli } from "../cli.ts";
+import { CLI_VERSION } from "../cli.ts";
+import { cli } from "./_cli.ts";
 import { sandbox } from "./_sandbox.ts";
 
 const PROJECT = fileURLToPath(new URL("..", import.meta.url));
-
-function capture(): CliWriter & { text(): string } {
-  let text = "";
-  const decoder = new TextDecoder();
-  return {
-    write(bytes: Uint8Array): Promise<number> {
-      text += decoder.decode(bytes, { stream: true });
-      return Promise.resolve(bytes.length);
-    },
-    text: () => text,
-  };
-}
-
-async function cli(
-  root: string,
-  argv: string[],
-): Promise<{ status: number; stdout: string; stderr: string }> {
-  const stdout = capture();
-  const stderr = capture();
-  const status = await runCli(argv, { cwd: root, stdout, stderr, terminal: false });
-  return { status, stdout: stdout.text(), stderr: stderr.text() };
-}
 
 Deno.test("cli --version and -V print the package version, exit 0", async () => {
   const config = JSON.parse(await Deno.readTextFile(join(PROJECT, "deno.json")));

@@ -10,35 +10,13 @@ import { deepStrictEqual as assertEquals, ok as assert } from "node:assert/stric
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { createFsTools, LocalFileSystem } from "../mod.ts";
-import { type CliWriter, runCli } from "../cli.ts";
+import { cli } from "./_cli.ts";
 import { USAGE_WIDTH } from "../src/cli/usage.ts";
 import { sandbox } from "./_sandbox.ts";
 
 const CLI = fileURLToPath(new URL("../cli.ts", import.meta.url));
 const canRun = Deno.permissions.querySync({ name: "run" }).state === "granted";
 const NINE = ["list", "read", "write", "edit", "glob", "grep", "move", "delete", "patch"];
-
-function capture(): CliWriter & { text(): string } {
-  let text = "";
-  const decoder = new TextDecoder();
-  return {
-    write(bytes: Uint8Array): Promise<number> {
-      text += decoder.decode(bytes, { stream: true });
-      return Promise.resolve(bytes.length);
-    },
-    text: () => text,
-  };
-}
-
-async function cli(
-  root: string,
-  argv: string[],
-): Promise<{ status: number; stdout: string; stderr: string }> {
-  const stdout = capture();
-  const stderr = capture();
-  const status = await runCli(argv, { cwd: root, stdout, stderr, terminal: false });
-  return { status, stdout: stdout.text(), stderr: stderr.text() };
-}
 
 /**
  * The CLI as a subprocess with the given permission flags. A run still going after

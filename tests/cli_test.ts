@@ -7,39 +7,10 @@ import { deepStrictEqual as assertEquals, ok as assert } from "node:assert/stric
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { createFsTools, LocalFileSystem } from "../mod.ts";
-import { type CliWriter, runCli } from "../cli.ts";
+import { cli } from "./_cli.ts";
 import { sandbox } from "./_sandbox.ts";
 
 const PROJECT = dirname(dirname(fileURLToPath(import.meta.url)));
-
-/** A writer that keeps what it is given. */
-function capture(): CliWriter & { text(): string } {
-  const chunks: Uint8Array[] = [];
-  return {
-    write(bytes: Uint8Array): Promise<number> {
-      chunks.push(bytes.slice());
-      return Promise.resolve(bytes.length);
-    },
-    text: () => new TextDecoder().decode(new Uint8Array(chunks.flatMap((c) => [...c]))),
-  };
-}
-
-async function cli(
-  root: string,
-  argv: string[],
-  stdin?: string,
-): Promise<{ status: number; stdout: string; stderr: string }> {
-  const stdout = capture();
-  const stderr = capture();
-  const status = await runCli(argv, {
-    cwd: root,
-    stdout,
-    stderr,
-    terminal: false,
-    stdin: stdin === undefined ? undefined : new Blob([stdin]).stream(),
-  });
-  return { status, stdout: stdout.text(), stderr: stderr.text() };
-}
 
 const FILES = { "notes.txt": "line one\nline two\nline three\n", "docs/": "", "src/a.ts": "x\n" };
 
