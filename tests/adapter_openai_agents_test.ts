@@ -130,36 +130,10 @@ Deno.test("openai-agents: in a Runner run the model's next turn gets exactly too
   const tools = createFsTools({ fs: new LocalFileSystem({ roots: [root] }) });
   const expected = await tools.execute("read", { file_path: "a.txt" }, { session: {} });
   const requests: unknown[] = [];
-  const usage = new agents.Usage();
-  const model: import("@openai/agents-core").Model = {
-    getResponse(request) {
-      requests.push(structuredClone(request.input));
-      const output = requests.length === 1
-        ? [{
-          type: "function_call" as const,
-          callId: "call_1",
-          name: "read",
-          arguments: JSON.stringify({ file_path: "a.txt", offset: null, limit: null }),
-          status: "completed" as const,
-        }, {
-          type: "function_call" as const,
-          callId: "call_2",
-          name: "read",
-          arguments: JSON.stringify({ file_path: "nope.txt", offset: null, limit: null }),
-          status: "completed" as const,
-        }]
-        : [{
-          type: "message" as const,
-          role: "assistant" as const,
-          status: "completed" as const,
-          content: [{ type: "output_text" as const, text: "done" }],
-        }];
-      return Promise.resolve({ usage, output });
-    },
-    getStreamedResponse() {
-      throw new Error("not used");
-    },
-  };
+  const model = scriptedModel(requests, [
+    { file_path: "a.txt", offset: null, limit: null },
+    { file_path: "nope.txt", offset: null, limit: null },
+  ]);
   const agent = new agents.Agent({
     name: "reader",
     model,
@@ -191,30 +165,7 @@ Deno.test(
     const tools = createFsTools({ fs: new LocalFileSystem({ roots: [root] }) });
     const expected = await tools.execute("read", { file_path: "red.png" });
     const requests: unknown[] = [];
-    const usage = new agents.Usage();
-    const model: import("@openai/agents-core").Model = {
-      getResponse(request) {
-        requests.push(structuredClone(request.input));
-        const output = requests.length === 1
-          ? [{
-            type: "function_call" as const,
-            callId: "call_1",
-            name: "read",
-            arguments: JSON.stringify({ file_path: "red.png", offset: null, limit: null }),
-            status: "completed" as const,
-          }]
-          : [{
-            type: "message" as const,
-            role: "assistant" as const,
-            status: "completed" as const,
-            content: [{ type: "output_text" as const, text: "done" }],
-          }];
-        return Promise.resolve({ usage, output });
-      },
-      getStreamedResponse() {
-        throw new Error("not used");
-      },
-    };
+    const model = scriptedModel(requests, [{ file_path: "red.png", offset: null, limit: null }]);
     const agent = new agents.Agent({ name: "viewer", model, tools: toOpenAIAgentsTools(tools) });
     const result = await new agents.Runner({ tracingDisabled: true }).run(agent, "look");
     assertEquals(result.finalOutput, "done");
@@ -228,3 +179,38 @@ Deno.test(
     ]]);
   },
 );
+
+/**
+ * A model (the SDK's Model interface; no network) that asks for one `read` call per entry of
+ * `reads` (call ids `call_1`, `call_2`, …) in its first turn and answers "done" in the next,
+ * keeping each turn's input in `requests`.
+ */
+function scriptedModel(
+  requests: unknown[],
+  reads: Record<string, unknown>[],
+): import("@openai/agents-core").Model {
+  const usage = new agents.Usage();
+  return {
+    getResponse(request) {
+      requests.push(structuredClone(request.input));
+      const output = requests.length === 1
+        ? reads.map((args, i) => ({
+          type: "function_call" as const,
+          callId: `call_${i + 1}`,
+          name: "read",
+          arguments: JSON.stringify(args),
+          status: "completed" as const,
+        }))
+        : [{
+          type: "message" as const,
+          role: "assistant" as const,
+          status: "completed" as const,
+          content: [{ type: "output_text" as const, text: "done" }],
+        }];
+      return Promise.resolve({ usage, output });
+    },
+    getStreamedResponse() {
+      throw new Error("not used");
+    },
+  };
+}
