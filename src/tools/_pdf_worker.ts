@@ -132,6 +132,28 @@ function pdfWorker(
  */
 export function pdfWorkerSource(cleanupBytes: number, maxBuffer: number): string {
   return `const { parentPort } = require("node:worker_threads");
-(${pdfWorker.toString()})(parentPort, require("node:v8"), ${cleanupBytes}, ${maxBuffer});
+(${
+    absoluteImports(pdfWorker.toString())
+  })(parentPort, require("node:v8"), ${cleanupBytes}, ${maxBuffer});
 `;
+}
+
+/**
+ * The source with each `import("<specifier>")` made absolute where it is relative or bare:
+ * code run from source text resolves against the working directory, not against this file. In
+ * Deno the specifier is `npm:…` and stays; a bundle for Node makes it a chunk beside this file,
+ * JSR's npm layer a package name.
+ */
+function absoluteImports(source: string): string {
+  return source.replace(/\bimport\((["'])([^"']+)\1\)/g, (whole, _quote, specifier: string) => {
+    if (/^[a-z]+:/.test(specifier)) return whole;
+    try {
+      const url = specifier.startsWith(".")
+        ? new URL(specifier, import.meta.url).href
+        : import.meta.resolve(specifier);
+      return `import(${JSON.stringify(url)})`;
+    } catch {
+      return whole;
+    }
+  });
 }

@@ -185,12 +185,15 @@ for (const runtime of ["node", "bun"]) {
       }
       const dir = await bundleOnce();
       try {
-        const args = runtime === "node" ? ["smoke.mjs"] : ["run", "smoke.mjs"];
-        const got = await run(runtime, args, dir);
+        // Run from another directory: nothing may resolve against the working directory (the
+        // PDF worker's chunk, C17.2a).
+        const smoke = join(dir, "smoke.mjs");
+        const args = runtime === "node" ? [smoke] : ["run", smoke];
+        const got = await run(runtime, args, PROJECT);
         assertEquals(got.code, 0, got.output);
         assertEquals(
           got.stdout.trim(),
-          "ok read/edit, grep/glob, formats, testing, adapters, LocalFileSystem refuses",
+          "ok read/edit, grep/glob, formats, testing, adapters, pdf, LocalFileSystem refuses",
           got.output,
         );
       } finally {

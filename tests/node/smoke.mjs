@@ -58,6 +58,30 @@ const agents = toOpenAIAgentsTools(tools);
 assert.deepEqual(agents.map((t) => t.name), ["list", "read", "write", "edit", "glob", "grep"]);
 checks.push("adapters");
 
+// A PDF's text, extracted in the worker thread (C17.2a) from this bundle's chunks.
+const objects = [
+  "<< /Type /Catalog /Pages 2 0 R >>",
+  "<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
+  "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 200 100] /Resources << /Font << /F1 5 0 R >> >> /Contents 4 0 R >>",
+  "<< /Length 40 >>\nstream\nBT /F1 10 Tf 20 50 Td (under node) Tj ET\nendstream",
+  "<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>",
+];
+let pdf = "%PDF-1.4\n";
+const offsets = objects.map((body, i) => {
+  const at = pdf.length;
+  pdf += `${i + 1} 0 obj\n${body}\nendobj\n`;
+  return at;
+});
+const xref = pdf.length;
+pdf += `xref\n0 6\n0000000000 65535 f \n${
+  offsets.map((at) => `${String(at).padStart(10, "0")} 00000 n \n`).join("")
+}trailer\n<< /Size 6 /Root 1 0 R >>\nstartxref\n${xref}\n%%EOF\n`;
+const pdfFs = new MemoryFileSystem({ roots: ["/work"], files: { "/work/a.pdf": pdf } });
+const document = await createFsTools({ fs: pdfFs }).execute("read", { file_path: "a.pdf" });
+assert.equal(document.isError, false, document.content);
+assert.match(document.content, /\n1: --- page 1 ---\n2: under node\n/);
+checks.push("pdf");
+
 assert.throws(() => new LocalFileSystem({ roots: ["/tmp"] }), /MemoryFileSystem/);
 checks.push("LocalFileSystem refuses");
 
