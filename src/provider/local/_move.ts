@@ -18,7 +18,7 @@ import { ENTRY_REASONS } from "../../render/entry_render.ts";
 import type { FsMoveOutcome, FsTarget } from "../fs_provider.ts";
 import type { Containment, WorkDir } from "./_containment.ts";
 import { entryType, lockFile, refuseRoot, removeIfStill } from "./_entries.ts";
-import { closeQuietly, type FileId, lstatOrNull, removeIfSame, sameFile } from "./_stat.ts";
+import { closeQuietly, type FileId, lstatOrNull, sameFile } from "./_stat.ts";
 import type { Versioner } from "./_version.ts";
 
 /** Whether a thrown value is the kernel's "cross-device link" (EXDEV). */
@@ -185,7 +185,7 @@ async function copyFileAcross(
     version = digest.version({ dev, ino, size, mtime } as Deno.FileInfo);
   } finally {
     await output.close().catch(() => {});
-    if (version === null && made) await removeIfSame(dst, made).catch(() => false);
+    if (version === null && made) await removeIfStill(dst, made).catch(() => false);
   }
   await removeIfStill(src, info);
   return version;
