@@ -160,8 +160,15 @@ async function coreTests(): Promise<boolean> {
         `downloaded ${mb(bytes)}; ${summary}`,
     );
     if (!result.success) {
-      console.log(out.slice(-4000));
-      console.log(new TextDecoder().decode(result.stderr).slice(-4000));
+      // What failed, not the whole run: deno test's failure summary, else the ends of the output.
+      const failures = out.lastIndexOf("\n FAILURES \n");
+      const err = new TextDecoder().decode(result.stderr);
+      console.log(failures >= 0 ? out.slice(failures).trim() : out.slice(-2000));
+      if (failures < 0) {
+        console.log(
+          err.split("\n").filter((l) => !l.startsWith("Download ")).join("\n").slice(-2000),
+        );
+      }
     }
     return result.success;
   } finally {

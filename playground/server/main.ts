@@ -76,11 +76,18 @@ async function main(): Promise<void> {
     return;
   }
   const port = parsePort(values.port ?? envPort() ?? "8787");
-  if (!values["no-build"]) await ensureUiBuilt();
-
-  const workspace: PlaygroundWorkspace = values.root
-    ? await openDirectoryWorkspace(values.root)
-    : await createFixtureWorkspace();
+  // The UI build (a child process) and the workspace copy run side by side: a fresh clone
+  // prints its address sooner (issue 34 item 1).
+  const [built, opened] = await Promise.allSettled([
+    values["no-build"] ? Promise.resolve(false) : ensureUiBuilt(),
+    values.root ? openDirectoryWorkspace(values.root) : createFixtureWorkspace(),
+  ]);
+  if (opened.status === "rejected") throw opened.reason;
+  const workspace: PlaygroundWorkspace = opened.value;
+  if (built.status === "rejected") {
+    await workspace.dispose();
+    throw built.reason;
+  }
   if (workspace.warning) console.warn(workspace.warning);
   const token = values["no-token"] ? null : newToken();
   if (token === null) {
