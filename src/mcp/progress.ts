@@ -7,6 +7,8 @@
  * @module
  */
 
+import { progressMessage } from "../render/mcp_render.ts";
+
 /** The `params` of one `notifications/progress`. */
 export interface McpProgressParams {
   /** The client's token, as it sent it. */
@@ -55,7 +57,7 @@ export async function withProgress<T>(
     options.send({
       progressToken: token,
       progress,
-      message: `${options.tool}: still running after ${progress.toFixed(1)} s`,
+      message: progressMessage(options.tool, progress),
     }).catch(() => {});
   }, intervalMs);
   try {

@@ -1,11 +1,23 @@
 /**
  * Texts of the MCP server (`mcp.ts`): the tool result when no root is in force, JSON-RPC error
- * messages for messages it cannot take (C13.4), and its stderr lines. Pure, no I/O.
+ * messages for messages it cannot take (C13.4), its progress notifications' message and its
+ * stderr lines. Pure, no I/O.
  *
  * @module
  */
 
 import type { RootAccess } from "../types.ts";
+
+/**
+ * The `message` of a progress notification for a call still running (`notifications/progress`).
+ *
+ * @param tool The tool called.
+ * @param seconds How long it has run.
+ * @returns E.g. `grep: still running after 2.0 s`.
+ */
+export function progressMessage(tool: string, seconds: number): string {
+  return `${tool}: still running after ${seconds.toFixed(1)} s`;
+}
 
 /** The largest JSON-RPC message the MCP server takes, in bytes (10 MiB, C13.4). */
 export const MCP_MAX_MESSAGE_BYTES = 10 * 1024 * 1024;
