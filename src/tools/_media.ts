@@ -264,7 +264,8 @@ async function documentRead(
         totalLines: result.totalLines,
         capped: result.capped,
         maxBytes: env.config.readMaxBytes,
-        detailed: env.config.detailedFooters,
+        // A count a bound cut short: the plain footer, which names no byte cap.
+        detailed: env.config.detailedFooters && (result.capped || result.totalLines !== undefined),
       }),
       value,
     };

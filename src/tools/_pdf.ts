@@ -64,6 +64,8 @@ export class DocumentParseError extends Error {
 let idle: Worker | null = null;
 /** The end of the read in progress: reads take turns. */
 let turn: Promise<void> = Promise.resolve();
+/** Workers that have loaded pdf.js (before that, one may wait on a download). */
+const loaded = new WeakSet<Worker>();
 /** Reads holding or waiting for the turn. */
 let reading = 0;
 
@@ -239,6 +241,10 @@ export class PdfSession {
   }
 
   #onMessage = (reply: unknown) => {
+    if ((reply as { loaded?: boolean }).loaded === true) {
+      loaded.add(this.#worker!);
+      return;
+    }
     const pending = this.#pending;
     this.#pending = null;
     pending?.resolve(reply);
@@ -269,7 +275,7 @@ export class PdfSession {
 
   /** Whether the request in flight has stalled (see {@linkcode STALL_MS}). */
   #stalled(): boolean {
-    if (!this.#pending) return false;
+    if (!this.#pending || !loaded.has(this.#worker!)) return false;
     const at = performance.now();
     if (at - this.#mark.at < STALL_MS) return false;
     const cpu = cpuTime();

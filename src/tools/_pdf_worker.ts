@@ -7,6 +7,7 @@
 // 30 times its size in the worker's heap); `{ op: "page", page }` →
 // `{ text }`; `{ op: "close" }` → `{}`. A failure replies `{ error: { name, message } }`, with
 // `name: "StreamBound"` when a buffer over the cap was asked for (a stream inflating too far).
+// Once pdf.js has loaded, the worker also says `{ loaded: true }`, unasked.
 
 /** The part of `parentPort` the worker uses. */
 interface Port {
@@ -72,6 +73,8 @@ function pdfWorker(
   (globalThis as { Uint8Array: unknown }).Uint8Array = Capped;
 
   const loading = import("npm:unpdf@1.8.1");
+  // Said once pdf.js is loaded: before that the worker may wait on a download, not stall.
+  loading.then(() => port.postMessage({ loaded: true }), () => {});
   let doc: PdfDocument | null = null;
 
   const pageText = async (number: number): Promise<string> => {
