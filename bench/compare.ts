@@ -9,7 +9,9 @@
  * `--only read,memory,list,edit,search,mcp,2gib,pdf`
  * (some sections; each generates only the inputs it needs); `--no-mcp` (skip the MCP peer rows);
  * `--keep` (leave the temporary directory); `--reference-version V` (of
- * `@modelcontextprotocol/server-filesystem`).
+ * `@modelcontextprotocol/server-filesystem`); `--search-tree DIR` (the search rows on a real
+ * repository, e.g. a work tree of denoland/deno, instead of the generated tree), with
+ * `--literal TEXT` and `--regex PATTERN` (default `AbortSignal` and `function \w+\(signal`).
  *
  * @module
  */
@@ -43,6 +45,9 @@ const options = parseArgs({
     keep: { type: "boolean", default: false },
     "reference-version": { type: "string", default: DEFAULT_REFERENCE_VERSION },
     only: { type: "string" },
+    "search-tree": { type: "string" },
+    literal: { type: "string" },
+    regex: { type: "string" },
   },
 }).values;
 const RUNS = Math.max(1, Number(options.runs) || 5);
@@ -533,17 +538,33 @@ async function searchRows(inputs: Inputs): Promise<void> {
     });
     return;
   }
-  const tree = `${inputs.root}/tree`;
-  progress("generating the source tree");
-  const made = await generateSourceTree(REPO, tree);
-  await run("sync", []);
-  const facts = `${made.files} files, ${(made.bytes / MiB).toFixed(0)} MiB`;
-  const tools = toolsOn(tree);
+  const given = options["search-tree"];
+  const tree = given ?? `${inputs.root}/tree`;
   const rg = (args: string[]) => () =>
     new Deno.Command("rg", { args: ["--no-require-git", "--no-config", ...args], cwd: tree })
       .output();
+  let facts: string;
+  if (given) {
+    // What rg searches there (the files .gitignore leaves), as the generated tree's facts say.
+    const listed = new TextDecoder().decode((await rg(["--files", "--null"])()).stdout);
+    const files = listed.split("\0").filter(Boolean);
+    let bytes = 0;
+    for (const file of files) bytes += (await Deno.lstat(`${tree}/${file}`)).size;
+    facts = `${given.split("/").pop()}: ${files.length} files, ${(bytes / MiB).toFixed(1)} MiB`;
+  } else {
+    progress("generating the source tree");
+    const made = await generateSourceTree(REPO, tree);
+    await run("sync", []);
+    facts = `${made.files} files, ${(made.bytes / MiB).toFixed(0)} MiB`;
+  }
+  const literal = options.literal ?? (given ? "AbortSignal" : "readMaxBytes");
+  const regex = options.regex ?? "function \\w+\\(signal";
+  const tools = toolsOn(tree);
+  // On a tree of one's own the texts are not known: a result that is not an error will do.
   const expect = (text: string) => (result: { isError: boolean; content: string }) => {
-    if (result.isError || !result.content.includes(text)) throw new Error(result.content);
+    if (result.isError || (!given && !result.content.includes(text))) {
+      throw new Error(result.content);
+    }
   };
   timeRow(
     `glob "**/*.ts", ${facts}`,
@@ -559,21 +580,21 @@ async function searchRows(inputs: Inputs): Promise<void> {
     `grep a literal (content mode), ${facts}`,
     await pair(
       "grep literal",
-      () => tools.execute("grep", { pattern: "readMaxBytes" }).then(expect("matching lines")),
-      rg(["-n", "readMaxBytes"]),
+      () => tools.execute("grep", { pattern: literal }).then(expect("matching lines")),
+      rg(["-n", literal]),
     ),
     "rg -n",
-    1.5,
+    1.25,
   );
   timeRow(
     `grep a regex (content mode), ${facts}`,
     await pair(
       "grep regex",
-      () => tools.execute("grep", { pattern: "function \\w+\\(signal" }).then(expect("</content>")),
-      rg(["-n", "function \\w+\\(signal"]),
+      () => tools.execute("grep", { pattern: regex }).then(expect("</content>")),
+      rg(["-n", regex]),
     ),
     "rg -n",
-    1.5,
+    1.25,
   );
   progress("peak RSS: a 1 KiB read in a fresh process");
   const k1 = await inputs.k1();
@@ -581,13 +602,13 @@ async function searchRows(inputs: Inputs): Promise<void> {
   const base = await peakOf(inputs.root, "k1.txt", 1);
   const log = await inputs.log();
   for (
-    const [name, path, pattern] of [
-      [`grep over the source tree (${facts})`, "tree", "readMaxBytes"],
-      ["grep over a 1 GiB file", log.path, "no such text here"],
+    const [name, root, path, pattern] of [
+      [`grep over the source tree (${facts})`, given ? tree : inputs.root, tree, literal],
+      ["grep over a 1 GiB file", inputs.root, log.path, "no such text here"],
     ] as const
   ) {
     progress(`peak RSS: ${name}`);
-    const peak = await childGrep(inputs.root, path, pattern);
+    const peak = await childGrep(root, path, pattern);
     const delta = (peak.peakKiB - base.peakKiB) / 1024;
     rows.push({
       case: `peak RSS, ${name}`,
