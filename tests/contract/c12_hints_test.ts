@@ -4,7 +4,7 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { createFsTools, LocalFileSystem, systemPrompt } from "../../mod.ts";
 import { failed, ok } from "../_helpers.ts";
-import { forEachProvider, outcome, sandbox } from "../_sandbox.ts";
+import { expect, forEachProvider, outcome, sandbox } from "../_sandbox.ts";
 
 const INVALID = "FS_INVALID_ARGUMENT";
 
@@ -497,27 +497,29 @@ forEachProvider(
   "C12.3-C12.7 every hint is the same on both providers",
   { "src/main.ts": "if (a) {\n  go();\n}\nx\nx\n", "src/util.ts": "", "docs/": "" },
   async (box) => {
-    const expect = async (name: string, args: unknown, content: string, code: string) =>
-      assert.deepEqual(outcome(box, await box.run(name, args)), [content, code]);
     await expect(
+      box,
       "read",
       { file_path: "src/mian.ts" },
       'Error: cannot read "src/mian.ts": not found; did you mean "src/main.ts"?',
       "FS_NOT_FOUND",
     );
     await expect(
+      box,
       "list",
       { path: "Docs" },
       'Error: cannot list "Docs": not found; did you mean "docs"?',
       "FS_NOT_FOUND",
     );
     await expect(
+      box,
       "read",
       { file_path: "docs" },
       'Error: cannot read "docs": not a regular file; it is a directory, use list',
       "FS_NOT_REGULAR_FILE",
     );
     await expect(
+      box,
       "write",
       { file_path: "src/util.ts", content: "x" },
       'Error: cannot write "src/util.ts": the file already exists; read it first',
@@ -530,18 +532,21 @@ forEachProvider(
       new_string: "y",
     });
     await expect(
+      box,
       "edit",
       edit("1: if (a) {"),
       'Error: old_string was not found in "src/main.ts"; remove the line numbers that read puts before each line',
       "FS_NO_MATCH",
     );
     await expect(
+      box,
       "edit",
       edit("if (a) {\n\tgo();"),
       'Error: old_string was not found in "src/main.ts"; lines 1-2 match except for whitespace, so copy the indentation exactly',
       "FS_NO_MATCH",
     );
     await expect(
+      box,
       "edit",
       edit("x\n"),
       'Error: old_string matches 2 times in "src/main.ts" (lines 4, 5); add surrounding context to make it unique or set replace_all to true',
