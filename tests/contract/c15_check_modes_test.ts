@@ -55,6 +55,7 @@ for (const mode of PATH_MODES) {
         const root = join(base, "root");
         await Deno.mkdir(root);
         await Deno.writeTextFile(join(root, "a.txt"), "a\n");
+        const inode = (await Deno.stat(join(root, "a.txt"))).ino;
         const { report } = await runChild<Report>(
           "./_calls_child.ts",
           [root, JSON.stringify(CALLS)],
@@ -74,16 +75,15 @@ for (const mode of PATH_MODES) {
             code: "FS_PERMISSION_DENIED",
           },
           { content: refused("Delete File"), code: "FS_PERMISSION_DENIED" },
-          {
-            content: `${refused("Update File")}; the files already changed were put back`,
-            code: "FS_PERMISSION_DENIED",
-          },
+          // C16.2: refused before any file changes, so a.txt is never replaced and put back.
+          { content: refused("Update File"), code: "FS_PERMISSION_DENIED" },
         ]);
         assert.deepEqual(
           [...Deno.readDirSync(root)].map((e) => e.name),
           ["a.txt"],
         );
         assert.equal(await Deno.readTextFile(join(root, "a.txt")), "a\n");
+        assert.equal((await Deno.stat(join(root, "a.txt"))).ino, inode);
       } finally {
         await Deno.remove(base, { recursive: true });
       }

@@ -6,6 +6,7 @@
 import { FsError } from "../../fs_error.ts";
 import type { FsPrecondition, FsTarget } from "../../provider/fs_provider.ts";
 import { displayPath } from "../../provider/roots.ts";
+import { ENTRY_REASONS } from "../../render/entry_render.ts";
 import type { HunkMissHint, PatchOperationLabel, PatchPlace } from "../../render/patch_render.ts";
 import { hasLinePrefixes } from "../../text/line_prefixes.ts";
 import { findLoose } from "../../text/loose_match.ts";
@@ -88,9 +89,21 @@ export async function resolvePaths(
     seen.add(file.target.realPath);
     return file;
   };
+  // Deleting and moving need what C15.5 asks of `delete` and `move`: refused here, before any
+  // file changes (C16.2), not by the provider once the other files were replaced.
+  const need = env.fs.entriesNeed?.() ?? null;
   for (const op of operations) {
     const place = { operation: LABELS[op.kind], line: op.patchLine };
     const file = await one(op.path, place, op.kind === "delete");
+    if (
+      need !== null && (op.kind === "delete" || (op.kind === "update" && op.moveTo !== undefined))
+    ) {
+      throw asPatchFailure(
+        new FsError("FS_PERMISSION_DENIED", { detail: ENTRY_REASONS.needs(need) }),
+        file,
+        op.path,
+      );
+    }
     const to = op.kind === "update" && op.moveTo !== undefined
       ? await one(op.moveTo, { operation: "Move to", line: op.patchLine && op.patchLine + 1 })
       : undefined;
