@@ -37,6 +37,117 @@ export async function readRange(
   return out.subarray(0, filled);
 }
 
+/**
+ * The buffers of one streamed read: the two chunk buffers and the version digest's head and
+ * tail (`edges`, 2 x 256 KiB).
+ */
+export interface ReadBuffers {
+  chunks: readonly [Uint8Array, Uint8Array];
+  edges: Uint8Array;
+}
+
+/**
+ * Buffers of streamed reads kept for the next ones. A fresh buffer costs a page fault for each
+ * page it is read into (here up to 10 µs a page: a first window of a big file faulted 128 pages
+ * for its version's head and tail alone), a reused one nothing. A read takes a set and gives it
+ * back when its handle is closed and no chunk read of it is in flight; at most `keep` sets are
+ * kept, so concurrent reads beyond that allocate as before.
+ */
+export class ReadBufferPool {
+  #free: ReadBuffers[] = [];
+  #chunkSize: number;
+  #edgeSize: number;
+  #keep: number;
+
+  /**
+   * @param chunkSize Each chunk buffer's size.
+   * @param edgeSize The digest's `edges` buffer size.
+   * @param keep Sets kept at most.
+   */
+  constructor(chunkSize: number, edgeSize: number, keep = 2) {
+    this.#chunkSize = chunkSize;
+    this.#edgeSize = edgeSize;
+    this.#keep = keep;
+  }
+
+  /** A set no one else uses. */
+  take(): ReadBuffers {
+    return this.#free.pop() ?? {
+      chunks: [new Uint8Array(this.#chunkSize), new Uint8Array(this.#chunkSize)],
+      edges: new Uint8Array(this.#edgeSize),
+    };
+  }
+
+  /** Gives back a set its reader is done with (no read into it in flight). */
+  give(buffers: ReadBuffers): void {
+    if (this.#free.length < this.#keep) this.#free.push(buffers);
+  }
+}
+
+/**
+ * One streamed read's file and buffers: its chunk streams, and its close, after which the buffers
+ * go back to the pool once no stream has a read into them in flight (a stream left suspended
+ * keeps them from the pool for good).
+ */
+export class ReadLease {
+  #pool: ReadBufferPool;
+  #buffers: ReadBuffers;
+  #file: Deno.FsFile;
+  #head: Uint8Array | null;
+  #streams = 0;
+  #closed = false;
+  #released = false;
+
+  /**
+   * @param pool Where the buffers go back.
+   * @param buffers The read's buffers, taken from `pool`.
+   * @param file The open file.
+   * @param head The file's first bytes, already read (may lie in `buffers.edges`).
+   */
+  constructor(
+    pool: ReadBufferPool,
+    buffers: ReadBuffers,
+    file: Deno.FsFile,
+    head: Uint8Array | null,
+  ) {
+    this.#pool = pool;
+    this.#buffers = buffers;
+    this.#file = file;
+    this.#head = head;
+  }
+
+  /** The bytes from `position` on, as {@linkcode chunksOf} gives them. */
+  async *chunks(position: number, signal?: AbortSignal): AsyncGenerator<Uint8Array> {
+    // As a read of the closed file would (the buffers may be another read's by now).
+    if (this.#closed) throw new Deno.errors.BadResource("Bad resource ID");
+    this.#streams++;
+    try {
+      yield* chunksOf(this.#file, this.#buffers.chunks, position, signal, this.#head);
+    } finally {
+      this.#streams--;
+      this.#release();
+    }
+  }
+
+  /** Closes the file; the buffers go back to the pool once no read into them is in flight. */
+  close(): void {
+    if (this.#closed) return;
+    this.#closed = true;
+    try {
+      this.#file.close();
+    } catch {
+      // already closed
+    }
+    this.#release();
+  }
+
+  #release(): void {
+    if (!this.#closed || this.#streams > 0 || this.#released) return;
+    this.#released = true;
+    this.#pool.give(this.#buffers);
+  }
+}
+
 /** The first read of a chunk stream; each next read is four times larger, up to the chunk size. */
 const FIRST_CHUNK = 64 * 1024;
 

@@ -6,6 +6,9 @@ import { readRange } from "./_read.ts";
 
 const EDGE = 256 * 1024;
 
+/** The size of the buffer {@linkcode Versioner.digest} reads a large file's edges into. */
+export const EDGES_SIZE = 2 * EDGE;
+
 /** The identity part of a version, also the key of a streamed read's line index. */
 export function identityKey(info: Pick<Deno.FileInfo, "dev" | "ino" | "size" | "mtime">): string {
   return `${info.dev}:${info.ino}:${info.size}:${info.mtime?.getTime() ?? "?"}`;
@@ -33,12 +36,14 @@ export class Versioner {
    * The C5.7 version, and the file's first bytes when they had to be read for it (the whole
    * file up to `fullDigestMaxSize`, else its first 256 KiB), so a streamed read can start from
    * them without reading them again. `bytes`, when known, may be slices of the content in
-   * order: the digest is the same as of the joined bytes.
+   * order: the digest is the same as of the joined bytes. `edges` (`EDGES_SIZE` bytes) takes a
+   * large file's head and tail; the head returned may lie in it.
    */
   async digest(
     info: Deno.FileInfo,
     bytes: Uint8Array | readonly Uint8Array[] | null,
     file: Deno.FsFile | null,
+    edges?: Uint8Array,
   ): Promise<{ version: string; head: Uint8Array | null }> {
     if (!bytes && !file) throw new TypeError("a version needs the bytes or the file");
     const hash = createHash("sha256"); // synchronous and native: no hop to a worker thread
@@ -55,8 +60,9 @@ export class Versioner {
       hashRange(hash, pieces, 0, Math.min(EDGE, length));
       hashRange(hash, pieces, tail, length);
     } else {
-      // Head and tail read straight into one buffer; the head is hashed while the tail is read.
-      const edges = new Uint8Array(2 * EDGE);
+      // Head and tail read straight into one buffer (`edges`, 2 x EDGE bytes, reused by
+      // streamed reads); the head is hashed while the tail is read.
+      edges ??= new Uint8Array(EDGES_SIZE);
       head = await readRange(file!, 0, EDGE, edges.subarray(0, EDGE));
       const tail = readRange(file!, info.size - EDGE, EDGE, edges.subarray(EDGE));
       hash.update(head).update(await tail);

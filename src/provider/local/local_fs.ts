@@ -47,10 +47,10 @@ import { guard } from "./_errors.ts";
 import { lockCurrent, openVerified, readCurrent, refuseReadOnly } from "./_open.ts";
 import { streamOrRead } from "./_edit_stream.ts";
 import { ensureParent } from "./_parents.ts";
-import { chunksOf, readAll } from "./_read.ts";
+import { readAll, ReadBufferPool, ReadLease } from "./_read.ts";
 import { Replacer } from "./_replace.ts";
 import { closeQuietly, statOrNull } from "./_stat.ts";
-import { identityKey, Versioner } from "./_version.ts";
+import { EDGES_SIZE, identityKey, Versioner } from "./_version.ts";
 import { searchPaths } from "./_search.ts";
 
 export type { RootSpec } from "../fs_provider.ts";
@@ -98,7 +98,7 @@ export class LocalFileSystem implements FsProvider {
   #c: Containment;
   #versions: Versioner;
   #replacer: Replacer;
-  #chunkSize: number;
+  #readBuffers: ReadBufferPool;
 
   /**
    * Resolves every root to its real path and checks Deno's permissions for it.
@@ -119,7 +119,7 @@ export class LocalFileSystem implements FsProvider {
     }
     this.#c = new Containment(specs);
     this.roots = this.#c.roots;
-    this.#chunkSize = options.chunkSize ?? 1 << 20;
+    this.#readBuffers = new ReadBufferPool(options.chunkSize ?? 1 << 20, EDGES_SIZE);
     this.#versions = new Versioner(options.fullDigestMaxSize ?? 10 * 1024 * 1024);
     this.#replacer = new Replacer(this.#c, this.#versions);
     this.search = searchPaths(this.#c);
@@ -214,15 +214,18 @@ export class LocalFileSystem implements FsProvider {
       const file = await openVerified(this.#c, target.realPath, signal);
       try {
         const info = await file.stat();
-        const { version, head } = await this.#versions.digest(info, null, file);
-        // Two buffers: the next chunk is read while the caller scans the current one.
-        const buffers = [new Uint8Array(this.#chunkSize), new Uint8Array(this.#chunkSize)];
+        // Reused buffers (two chunk buffers: the next chunk is read while the caller scans the
+        // current one), back to the pool once the handle is closed and no chunk stream of it
+        // has a read in flight; a stream left suspended keeps them from the pool for good.
+        const buffers = this.#readBuffers.take();
+        const { version, head } = await this.#versions.digest(info, null, file, buffers.edges);
+        const lease = new ReadLease(this.#readBuffers, buffers, file, head);
         return {
           version,
           cacheKey: identityKey(info),
           size: info.size,
-          chunks: (position: number) => chunksOf(file, buffers, position, signal, head),
-          close: () => closeQuietly(file),
+          chunks: (position: number) => lease.chunks(position, signal),
+          close: () => lease.close(),
         };
       } catch (error) {
         closeQuietly(file);
