@@ -88,3 +88,22 @@ export class RecordingFs extends LocalFileSystem {
     return super.editText(target, request as FsContentRequest, options);
   }
 }
+
+/**
+ * A read handle that gives what `handle` gives, calling `count` with each chunk's length: how a
+ * test measures the bytes a streamed read really consumed.
+ */
+export function countingHandle(handle: FsReadHandle, count: (bytes: number) => void): FsReadHandle {
+  return {
+    version: handle.version,
+    cacheKey: handle.cacheKey,
+    size: handle.size,
+    close: () => handle.close(),
+    async *chunks(position: number) {
+      for await (const chunk of handle.chunks(position)) {
+        count(chunk.length);
+        yield chunk;
+      }
+    },
+  };
+}

@@ -13,6 +13,7 @@ import type {
   FsTarget,
 } from "../../provider.ts";
 import { makePdf, numberedPages } from "../_pdf.ts";
+import { countingHandle } from "../_recording_fs.ts";
 import { forEachProvider, outcome, sandbox } from "../_sandbox.ts";
 
 const TWO_PAGES = Deno.readFileSync(new URL("../fixtures/media/two_pages.pdf", import.meta.url));
@@ -156,20 +157,7 @@ class GrowingFs extends LocalFileSystem {
   }
   override async streamText(target: FsTarget, options?: FsCallOptions): Promise<FsReadHandle> {
     const handle = await super.streamText(target, options);
-    const count = (n: number) => this.bytesRead += n;
-    return {
-      ...handle,
-      version: handle.version,
-      cacheKey: handle.cacheKey,
-      size: handle.size,
-      close: () => handle.close(),
-      async *chunks(position: number) {
-        for await (const chunk of handle.chunks(position)) {
-          count(chunk.length);
-          yield chunk;
-        }
-      },
-    };
+    return countingHandle(handle, (n) => this.bytesRead += n);
   }
 }
 

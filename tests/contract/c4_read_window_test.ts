@@ -8,6 +8,7 @@ import fc from "fast-check";
 import { createFsTools, type FsToolsConfig, LocalFileSystem } from "../../mod.ts";
 import type { FsCallOptions, FsReadHandle, FsTarget } from "../../provider.ts";
 import { ok, readText } from "../_helpers.ts";
+import { countingHandle } from "../_recording_fs.ts";
 import { sandbox } from "../_sandbox.ts";
 
 const utf8 = new TextDecoder("utf-8", { ignoreBOM: true });
@@ -204,19 +205,7 @@ class CountingFs extends LocalFileSystem {
   consumed = 0;
   override async streamText(target: FsTarget, options?: FsCallOptions): Promise<FsReadHandle> {
     const handle = await super.streamText(target, options);
-    const count = (bytes: number) => this.consumed += bytes;
-    return {
-      version: handle.version,
-      cacheKey: handle.cacheKey,
-      size: handle.size,
-      close: () => handle.close(),
-      async *chunks(position: number) {
-        for await (const chunk of handle.chunks(position)) {
-          count(chunk.length);
-          yield chunk;
-        }
-      },
-    };
+    return countingHandle(handle, (bytes) => this.consumed += bytes);
   }
 }
 
