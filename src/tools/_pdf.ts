@@ -23,8 +23,13 @@ const WATCH_BYTES = 176 * MiB;
 export const MAX_STREAM_BYTES = 48 * MiB;
 /** The worker's V8 heap limits. */
 const HEAP_LIMITS = { maxOldGenerationSizeMb: 128, maxYoungGenerationSizeMb: 16 };
-/** The worker's heap use past which pdf.js's caches are let go (between pages). */
-const CLEANUP_BYTES = 48 * MiB;
+/**
+ * The worker's heap use past which pdf.js's caches are let go (between pages, at most every
+ * {@linkcode CLEANUP_PAGES} pages): near the limit, where V8 has collected what it could, since
+ * letting them go makes the next pages slower to find (pdf.js walks its page tree again).
+ */
+const CLEANUP_BYTES = 104 * MiB;
+const CLEANUP_PAGES = 200;
 const SAMPLE_MS = 5;
 /**
  * A worker at its heap limit stops without a word (Deno ends its execution): a request in flight
@@ -293,7 +298,7 @@ export class PdfSession {
 
 /** A new worker, with the listeners it keeps for life. */
 function startWorker(): Worker {
-  const worker = new Worker(pdfWorkerSource(CLEANUP_BYTES, MAX_STREAM_BYTES), {
+  const worker = new Worker(pdfWorkerSource(CLEANUP_BYTES, CLEANUP_PAGES, MAX_STREAM_BYTES), {
     eval: true,
     resourceLimits: HEAP_LIMITS,
   });

@@ -41,6 +41,7 @@ interface PdfDocument {
  * @param port The worker's `parentPort`.
  * @param heap `node:v8`.
  * @param cleanupBytes The heap use past which pdf.js's caches are let go before a page.
+ * @param cleanupPages The fewest pages between two such cleanups.
  * @param maxBuffer The largest byte array pdf.js may allocate: a stream decodes into one buffer
  *   that doubles as it grows, so this caps each stream's inflated size.
  */
@@ -48,6 +49,7 @@ function pdfWorker(
   port: Port,
   heap: { getHeapStatistics(): { used_heap_size: number } },
   cleanupBytes: number,
+  cleanupPages: number,
   maxBuffer: number,
 ): void {
   // Before pdf.js loads: its byte arrays are counted as they are made.
@@ -77,10 +79,14 @@ function pdfWorker(
   loading.then(() => port.postMessage({ loaded: true }), () => {});
   let doc: PdfDocument | null = null;
 
+  let sinceCleanup = 0;
   const pageText = async (number: number): Promise<string> => {
     // pdf.js keeps every page it has given, and its fonts: let them go once they hold much
     // (not on every page: its caches also make finding the next page cheap).
-    if (heap.getHeapStatistics().used_heap_size > cleanupBytes) await doc!.cleanup();
+    if (++sinceCleanup >= cleanupPages && heap.getHeapStatistics().used_heap_size > cleanupBytes) {
+      sinceCleanup = 0;
+      await doc!.cleanup();
+    }
     const page = await doc!.getPage(number);
     const content = await page.getTextContent();
     let text = "";
@@ -130,14 +136,19 @@ function pdfWorker(
  * The worker's source: {@linkcode pdfWorker} run on the worker's port.
  *
  * @param cleanupBytes See {@linkcode pdfWorker}.
+ * @param cleanupPages See {@linkcode pdfWorker}.
  * @param maxBuffer The cap on one byte array (see {@linkcode pdfWorker}).
  * @returns Source text for `new Worker(source, { eval: true })`.
  */
-export function pdfWorkerSource(cleanupBytes: number, maxBuffer: number): string {
+export function pdfWorkerSource(
+  cleanupBytes: number,
+  cleanupPages: number,
+  maxBuffer: number,
+): string {
   return `const { parentPort } = require("node:worker_threads");
 (${
     absoluteImports(pdfWorker.toString())
-  })(parentPort, require("node:v8"), ${cleanupBytes}, ${maxBuffer});
+  })(parentPort, require("node:v8"), ${cleanupBytes}, ${cleanupPages}, ${maxBuffer});
 `;
 }
 
