@@ -164,6 +164,22 @@ Deno.test({
           ),
           scoped.stderr(),
         );
+        // A client that calls them anyway is told what they need, and nothing moves.
+        await Deno.writeTextFile(join(base, "a.txt"), "a\n");
+        const moved = await scoped.call("move", {
+          source_path: "a.txt",
+          destination_path: "b.txt",
+        });
+        assert.deepEqual([moved.content[0].text, moved.isError], [
+          `Error: move is not offered: it needs ${NEED} (${WHY})`,
+          true,
+        ]);
+        const deleted = await scoped.call("delete", { path: "a.txt" });
+        assert.deepEqual([deleted.content[0].text, deleted.isError], [
+          `Error: delete is not offered: it needs ${NEED} (${WHY})`,
+          true,
+        ]);
+        assert.deepEqual([...Deno.readDirSync(base)].map((e) => e.name), ["a.txt"]);
       } finally {
         await scoped.close();
       }
