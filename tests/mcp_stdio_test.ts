@@ -254,6 +254,32 @@ test("mcp: --read-only adds a root that can be read but never written", async ()
   });
 });
 
+test("C15.2/C15.3 (issue 30.4): over MCP a --read-only root nested in the workspace neither moves nor goes with its ancestor", async () => {
+  await withServer({ "a/vendor/v.txt": "v\n", "a/x.txt": "x\n" }, async (connect, root) => {
+    const vendor = join(root, "a", "vendor");
+    const { call } = await connect("--read-only", vendor);
+    const real = await Deno.realPath(vendor);
+    for (const file_path of ["a/x.txt", "a/vendor/v.txt"]) await call("read", { file_path });
+    // deno task mcp runs with --allow-all: move and delete are served (C15.5).
+    const moved = await call("move", { source_path: "a", destination_path: "b" });
+    assertEquals([moved.content, moved.isError], [
+      [{ type: "text", text: `Error: cannot move "a": it holds the root ${JSON.stringify(real)}` }],
+      true,
+    ]);
+    const deleted = await call("delete", { path: "a", recursive: true });
+    assertEquals([deleted.content, deleted.isError], [
+      [{
+        type: "text",
+        text: `Error: cannot delete "a": it holds the root ${JSON.stringify(real)}`,
+      }],
+      true,
+    ]);
+    assertEquals(await Deno.readTextFile(join(vendor, "v.txt")), "v\n");
+    assertEquals(await Deno.readTextFile(join(root, "a", "x.txt")), "x\n");
+    assertEquals(await Deno.lstat(join(root, "b")).catch(() => null), null);
+  });
+});
+
 test("C7.3: the server runs with only --no-prompt --allow-read=<root> --allow-write=<root>", async () => {
   await using box = await sandbox("local", { "a.txt": "a\n" });
   const { root } = box;
