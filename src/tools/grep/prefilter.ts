@@ -38,35 +38,45 @@ interface Asked {
  * (`ruledOut`). The provider is asked about batches of {@linkcode BATCH} files, up to
  * {@linkcode AHEAD} batches ahead of the one handed out; a search of fewer files never asks.
  *
- * @param files The walk's files, in path order.
+ * @param runs The walk's files in runs, in path order.
  * @param options The provider's fast paths, the literals and the signal.
  * @returns The files that may match.
  */
-export function prefilter(files: AsyncIterable<SearchFile>, options: PrefilterOptions): Candidates {
+export function prefilter(
+  runs: AsyncIterable<readonly SearchFile[]>,
+  options: PrefilterOptions,
+): Candidates {
   const { needles, signal, search } = options;
   const mayContain = search?.mayContain;
   if (!mayContain || needles.length === 0) {
-    return { ruledOut: 0, [Symbol.asyncIterator]: () => files[Symbol.asyncIterator]() };
+    return {
+      ruledOut: 0,
+      async *[Symbol.asyncIterator]() {
+        for await (const run of runs) yield* run;
+      },
+    };
   }
   const candidates = {
     ruledOut: 0,
     async *[Symbol.asyncIterator]() {
       const asked: Asked[] = [];
       let batch: SearchFile[] = [];
-      for await (const file of files) {
-        batch.push(file);
-        if (batch.length < BATCH) continue;
-        const targets = batch.map((f) => f.target);
-        const flags = mayContain.call(search, targets, needles, { signal });
-        flags.catch(() => {}); // awaited in order, below
-        asked.push({ files: batch, flags });
-        batch = [];
-        if (asked.length < AHEAD) continue;
-        const { files: asked0, flags: flags0 } = asked.shift()!;
-        const marks = await answer(flags0, signal);
-        for (let i = 0; i < asked0.length; i++) {
-          if (marks !== null && marks[i] === 0) candidates.ruledOut++;
-          else yield asked0[i];
+      for await (const run of runs) {
+        for (const file of run) {
+          batch.push(file);
+          if (batch.length < BATCH) continue;
+          const targets = batch.map((f) => f.target);
+          const flags = mayContain.call(search, targets, needles, { signal });
+          flags.catch(() => {}); // awaited in order, below
+          asked.push({ files: batch, flags });
+          batch = [];
+          if (asked.length < AHEAD) continue;
+          const { files: asked0, flags: flags0 } = asked.shift()!;
+          const marks = await answer(flags0, signal);
+          for (let i = 0; i < asked0.length; i++) {
+            if (marks !== null && marks[i] === 0) candidates.ruledOut++;
+            else yield asked0[i];
+          }
         }
       }
       for (const { files: left, flags } of asked) {

@@ -34,22 +34,6 @@ export interface WalkOptions {
   verifiedReadsOnly?: boolean;
 }
 
-/**
- * Every regular file below a directory that the search reports (C9.2), in path order (C9.4),
- * as the walk reaches them: no symlink followed, `.git` and hidden names skipped (unless the
- * glob names them), `.gitignore` rules of the directory, its descendants and its ancestors up to
- * the root applied. Depth first, each directory's entries sorted with a directory's name read as
- * followed by `/` (the order of the whole paths); no list of every file is built, and a file is
- * handed out before the next directory is listed.
- */
-export async function* walk(
-  fs: FsProvider,
-  base: FsTarget,
-  options: WalkOptions,
-): AsyncGenerator<SearchFile, void, undefined> {
-  for await (const files of walkRuns(fs, base, options)) yield* files;
-}
-
 /** The files of {@linkcode walk} as one list (`glob`, which sorts them). */
 export async function walkFiles(
   fs: FsProvider,
@@ -57,7 +41,7 @@ export async function walkFiles(
   options: WalkOptions,
 ): Promise<SearchFile[]> {
   const files: SearchFile[] = [];
-  for await (const run of walkRuns(fs, base, options)) {
+  for await (const run of walk(fs, base, options)) {
     for (const file of run) files.push(file);
   }
   return files;
@@ -82,10 +66,16 @@ interface Frame {
 const byKey = (a: Kept, b: Kept) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0);
 
 /**
- * The files of {@linkcode walk} in runs: the files between two subdirectories of a directory,
- * in order (one step of the generator per run, not per file).
+ * Every regular file below a directory that the search reports (C9.2), in path order (C9.4),
+ * as the walk reaches them, in runs: the files between two subdirectories of a directory, one
+ * step of the generator per run, not per file (a step of an async generator per file cost grep
+ * 20 ms on 14,681 files, issue 33.7). No symlink followed, `.git` and hidden names skipped
+ * (unless the glob names them), `.gitignore` rules of the directory, its descendants and its
+ * ancestors up to the root applied. Depth first, each directory's entries sorted with a
+ * directory's name read as followed by `/` (the order of the whole paths); no list of every file
+ * is built, and a file is handed out before the next directory is listed.
  */
-async function* walkRuns(
+export async function* walk(
   fs: FsProvider,
   base: FsTarget,
   options: WalkOptions,
