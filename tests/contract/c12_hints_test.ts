@@ -4,7 +4,7 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { createFsTools, LocalFileSystem, systemPrompt } from "../../mod.ts";
 import { failed, ok } from "../_helpers.ts";
-import { expect, forEachProvider, outcome, sandbox } from "../_sandbox.ts";
+import { expect, forEachProvider, sandbox } from "../_sandbox.ts";
 
 const INVALID = "FS_INVALID_ARGUMENT";
 
