@@ -50,6 +50,21 @@ Deno.test("playground cold start: the import map maps every npm package playgrou
   for (const name of imported) assert(map[name]?.startsWith("npm:"), `${name} is not mapped`);
 });
 
+Deno.test("playground cold start: deno.json gives deno task nothing to install: no inline imports, no lockfile; every deno run, test and bench task names deno.lock itself", async () => {
+  // deno task installs every package of the lockfile, or with no lockfile of an import map
+  // inlined in deno.json, before any task (denoland/deno#30887): 780 MB on a fresh clone.
+  const config = JSON.parse(await Deno.readTextFile(join(PROJECT, "deno.json")));
+  assertEquals(config.imports, undefined, "inline imports: deno task installs them all");
+  assertEquals(config.lock, false, "a lockfile: deno task installs all of it");
+  assertEquals(config.importMap, "./import_map.json");
+  const unlocked = Object.entries(config.tasks as Record<string, string | { command: string }>)
+    .map(([name, task]) => [name, typeof task === "string" ? task : task.command])
+    .filter(([, command]) => /\bdeno (run|test|bench)\b/.test(command))
+    .filter(([, command]) => !command.includes("--lock=deno.lock"))
+    .map(([name]) => name);
+  assertEquals(unlocked, [], "tasks whose deno command runs unlocked");
+});
+
 const SKIP =
   (["run", "net", "env", "write"] as const).some((name) =>
       Deno.permissions.querySync({ name }).state !== "granted"
