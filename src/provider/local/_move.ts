@@ -8,8 +8,10 @@
 // moves by one rename onto an empty directory this call has just created exclusively (a rename
 // may replace an empty directory, never a non-empty one or a file). A directory never moves
 // across file systems (a tree copied by path could be steered outside the roots); a file may
-// (EXDEV): copied from a verified descriptor into one created exclusively, its times set through
-// that descriptor, and the source removed only once the copy is complete.
+// (EXDEV), by descriptors only: read from its own locked descriptor into an `O_EXCL` file in the
+// pinned destination, checked inside a writable root, its mode and times set through that
+// descriptor, and the source removed only once the copy is complete. Every old name goes by
+// `removeIfStill` (renamed aside, checked, unlinked). Both directories are pinned (C15.5).
 
 import { constants as fsConstants, promises as nodeFs } from "node:fs";
 import { basename } from "node:path";
