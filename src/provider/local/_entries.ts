@@ -207,7 +207,12 @@ async function removeTree(
     held = await lockAll(c, versions, files, expect, signal);
     signal?.throwIfAborted(); // the commit point: nothing has changed before it
     committed = true;
-    await Deno.remove(aside, { recursive: true });
+    await Deno.remove(aside, { recursive: true }).catch((error) => {
+      // Not removable after all (a directory this process may not write): what remains goes
+      // back under its name, so a failed delete never leaves the tree hidden aside.
+      committed = false;
+      throw error;
+    });
     const directories = entries.filter((e) => e.type === "directory").length;
     return { type: "directory", files: entries.length - directories, directories };
   } finally {

@@ -91,7 +91,7 @@ async function moveFile(
       await Deno.rename(src, dst);
       return await versions.version(await file.stat(), null, file);
     }
-    await removeIfStill(src, info);
+    await removeSource(src, info, { path: dst, info });
     return await versions.version(await file.stat(), null, file);
   } finally {
     closeQuietly(file);
@@ -110,7 +110,25 @@ async function moveOther(src: string, dst: string): Promise<void> {
       throw e instanceof Deno.errors.AlreadyExists ? new FsError("FS_EXISTS") : e;
     });
   }
-  await removeIfStill(src, info);
+  await removeSource(src, info, { path: dst, info: await Deno.lstat(dst) });
+}
+
+/**
+ * Removes the source name of a move whose new name `made` stands: when the source cannot be
+ * removed (a directory this process may not write, say), `made` goes again (only while it is
+ * still the entry this call made), so a move that fails leaves nothing at the destination.
+ */
+async function removeSource(
+  src: string,
+  info: FileId,
+  made: { path: string; info: FileId },
+): Promise<void> {
+  try {
+    await removeIfStill(src, info);
+  } catch (error) {
+    await removeIfStill(made.path, made.info).catch(() => false);
+    throw error;
+  }
 }
 
 /** A directory: renamed onto an empty directory made for it; never across file systems. */
@@ -189,6 +207,6 @@ async function copyFileAcross(
     await output.close().catch(() => {});
     if (version === null && made) await removeIfStill(dst, made).catch(() => false);
   }
-  await removeIfStill(src, info);
+  await removeSource(src, info, { path: dst, info: made! });
   return version;
 }
