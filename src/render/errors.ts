@@ -105,6 +105,8 @@ export function tooLargeDetail(size: number, max: number): string {
 export const PERMISSION_DETAILS = {
   /** C4.3b: the file's permission bits deny this process writing it. */
   readOnlyFile: "the file is read-only",
+  /** C4.3b in a tree `delete` would remove: the file, relative to the tree. */
+  readOnlyInTree: (name: string): string => `it holds a read-only file, ${quotePath(name)}`,
 } as const;
 
 const REASONS: Partial<Record<FsErrorCode, string>> = {

@@ -131,7 +131,11 @@ for (const mode of MODES) {
           denied("patch", "pd.txt", " (Delete File, patch line 2)"),
           denied("patch", "pm.txt", " (Update File, patch line 2)"),
           denied("delete", "d.txt"),
-          denied("delete", "tree"),
+          {
+            content:
+              'Error: cannot delete "tree": permission denied (it holds a read-only file, "ro.txt")',
+            code: "FS_PERMISSION_DENIED",
+          },
           null, // rw.txt is written
           { content: "Moved mv.txt to mv2.txt", code: null },
           denied("patch", "pu2.txt", " (Update File, patch line 6)"),

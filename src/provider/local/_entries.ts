@@ -4,6 +4,7 @@
 import { basename, dirname } from "node:path";
 import { FsError } from "../../fs_error.ts";
 import { ENTRY_REASONS } from "../../render/entry_render.ts";
+import { PERMISSION_DETAILS } from "../../render/errors.ts";
 import type { FsEntryType } from "../../types.ts";
 import type { FsRemoveOptions, FsRemoveOutcome, FsTarget, FsTreeEntry } from "../fs_provider.ts";
 import type { Containment, WorkDir } from "./_containment.ts";
@@ -101,7 +102,8 @@ const MAX_HELD = 512;
 
 /**
  * Every regular file of a listing locked, each at the version `expect` wants (else FS_STALE)
- * and writable by this process (else C4.3b's FS_PERMISSION_DENIED); the locks are kept (returned) for up to {@linkcode MAX_HELD} files.
+ * and writable by this process (else C4.3b's FS_PERMISSION_DENIED, naming the file relative to
+ * `tree` for a tree); the locks are kept (returned) for up to {@linkcode MAX_HELD} files.
  */
 async function lockAll(
   c: Containment,
@@ -109,6 +111,7 @@ async function lockAll(
   files: readonly { path: string; realPath: string }[],
   expect: ReadonlyMap<string, string> | undefined,
   signal?: AbortSignal,
+  tree?: string,
 ): Promise<Deno.FsFile[]> {
   if (expect && files.length !== expect.size) throw new FsError("FS_STALE");
   const held: Deno.FsFile[] = [];
@@ -118,7 +121,14 @@ async function lockAll(
       if (expect && wanted === undefined) throw new FsError("FS_STALE");
       const { file, info } = await lockFile(c, path, signal);
       held.push(file);
-      await refuseReadOnly(path, info); // C4.3b: a read-only file is never removed
+      // C4.3b: a read-only file is never removed; in a tree, the refusal names it.
+      await refuseReadOnly(path, info).catch((error) => {
+        if (tree === undefined) throw error;
+        const name = realPath.slice(tree.length + 1);
+        throw new FsError("FS_PERMISSION_DENIED", {
+          detail: PERMISSION_DETAILS.readOnlyInTree(name),
+        });
+      });
       if (wanted !== undefined && await versions.version(info, null, file) !== wanted) {
         throw new FsError("FS_STALE");
       }
@@ -204,7 +214,7 @@ async function removeTree(
       path: aside + e.realPath.slice(realPath.length),
       realPath: e.realPath,
     }));
-    held = await lockAll(c, versions, files, expect, signal);
+    held = await lockAll(c, versions, files, expect, signal, realPath);
     signal?.throwIfAborted(); // the commit point: nothing has changed before it
     committed = true;
     await Deno.remove(aside, { recursive: true }).catch((error) => {
