@@ -25,7 +25,7 @@ forEachProvider(
         "FS_NOT_FOUND",
       ],
     );
-    // Nothing close: the Add File hint alone; a deletion gets did-you-mean only.
+    // Nothing close: the Add File hint alone.
     assert.deepEqual(
       await failure(tools, envelope("*** Update File: docs/guide.md", "@@", "-x", "+y")),
       [
@@ -41,14 +41,24 @@ forEachProvider(
         "FS_OUTSIDE_ROOT",
       ],
     );
+  },
+);
+
+// A deletion gets did-you-mean only (C15.5: under path checks the local provider refuses
+// Delete File before it looks, so that case runs where deleting is offered).
+forEachProvider(
+  "C16.2 a mistyped path in Delete File gets did-you-mean",
+  FILES,
+  async (box) => {
     assert.deepEqual(
-      await failure(tools, envelope("*** Delete File: src/utils.ts")),
+      await failure(patchTools(box), envelope("*** Delete File: src/utils.ts")),
       [
         'Error: cannot patch "src/utils.ts" (Delete File, patch line 2): not found; did you mean "src/util.ts"?',
         "FS_NOT_FOUND",
       ],
     );
   },
+  { entries: true },
 );
 
 forEachProvider(
