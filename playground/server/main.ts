@@ -15,16 +15,26 @@
  */
 
 import { parseArgs } from "node:util";
-import { serveBounded } from "../../src/http/bounded_serve.ts";
-import { createApp } from "./app.ts";
 import { DIST_DIR, ensureUiBuilt } from "./build_ui.ts";
-import { DEFAULT_TOKENIZERS } from "../../tokenizers/mod.ts";
-import { workerCounter } from "./token_counter.ts";
 import {
   createFixtureWorkspace,
   openDirectoryWorkspace,
   type PlaygroundWorkspace,
 } from "./workspace.ts";
+import type * as ServeModule from "../../src/http/bounded_serve.ts";
+import type * as AppModule from "./app.ts";
+import type * as TokenizersModule from "../../tokenizers/mod.ts";
+import type * as CounterModule from "./token_counter.ts";
+
+/**
+ * Imports one of the server's own modules by a specifier computed at run time. A literal import
+ * is loaded before `main` runs; this one loads while the UI builds in its child process and the
+ * workspace is copied, so on a fresh clone the server's npm downloads and the UI build's overlap
+ * (issue 34 item 1).
+ */
+function importLater<T>(relative: string): Promise<T> {
+  return import(new URL(relative, import.meta.url).href);
+}
 
 const USAGE = `Usage: deno task playground [--port <n>] [--root <dir>] [--no-build] [--no-token]
 
@@ -76,18 +86,30 @@ async function main(): Promise<void> {
     return;
   }
   const port = parsePort(values.port ?? envPort() ?? "8787");
-  // The UI build (a child process) and the workspace copy run side by side: a fresh clone
-  // prints its address sooner (issue 34 item 1).
-  const [built, opened] = await Promise.allSettled([
+  // The UI build (a child process), the workspace copy and the server's modules load side by
+  // side: a fresh clone prints its address sooner (issue 34 item 1).
+  const [built, opened, loaded] = await Promise.allSettled([
     values["no-build"] ? Promise.resolve(false) : ensureUiBuilt(),
     values.root ? openDirectoryWorkspace(values.root) : createFixtureWorkspace(),
+    Promise.all([
+      importLater<typeof ServeModule>("../../src/http/bounded_serve.ts"),
+      importLater<typeof AppModule>("./app.ts"),
+      importLater<typeof TokenizersModule>("../../tokenizers/mod.ts"),
+      importLater<typeof CounterModule>("./token_counter.ts"),
+    ]),
   ]);
   if (opened.status === "rejected") throw opened.reason;
   const workspace: PlaygroundWorkspace = opened.value;
-  if (built.status === "rejected") {
-    await workspace.dispose();
-    throw built.reason;
+  for (const settled of [built, loaded]) {
+    if (settled.status === "rejected") {
+      await workspace.dispose();
+      throw settled.reason;
+    }
   }
+  const [{ serveBounded }, { createApp }, { DEFAULT_TOKENIZERS }, { workerCounter }] =
+    (loaded as PromiseFulfilledResult<
+      [typeof ServeModule, typeof AppModule, typeof TokenizersModule, typeof CounterModule]
+    >).value;
   if (workspace.warning) console.warn(workspace.warning);
   const token = values["no-token"] ? null : newToken();
   if (token === null) {
