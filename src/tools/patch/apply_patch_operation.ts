@@ -123,6 +123,11 @@ function operationPatch(operation: unknown): PatchArgs | { error: string } {
   try {
     const [parsed] = parsePatch(envelope);
     if (parsed.kind !== "update") throw new Error("an update's body parsed as another operation");
+    // The parser reads a first line ` *** Move to: <p>` (markers may stand indented) as a move:
+    // that is another operation's header, refused as isOperationHeader refuses it unindented.
+    if (parsed.moveTo !== undefined) {
+      return { error: patchSyntaxMessage(1, { kind: "operation-header", text: lines[0] }) };
+    }
     const hunks = parsed.hunks.map((hunk) => ({ ...hunk, patchLine: hunk.patchLine - 2 }));
     const update: PatchOperation = moveTo == null
       ? { kind: "update", path, hunks, patchLine: 0 }
