@@ -185,3 +185,36 @@ export async function hugeStringPdf(mib = 40): Promise<Uint8Array> {
   ]);
   return onePagePdf("/Filter /FlateDecode", stream);
 }
+
+/**
+ * A PDF of `count` pages that all show one content stream of `lines` lines of `w`: small on
+ * disk, slow to extract (pdf.js parses the stream again for every page).
+ */
+export function heavyPagesPdf(count = 10_000, lines = 2000): Uint8Array {
+  const ops = `BT /F1 10 Tf 12 TL 20 780 Td ${"(w) Tj T* ".repeat(lines)}ET`;
+  const kids = Array.from({ length: count }, (_, i) => `${4 + i} 0 R`).join(" ");
+  const objects = [
+    "<< /Type /Catalog /Pages 2 0 R >>",
+    `<< /Type /Pages /Kids [${kids}] /Count ${count} >>`,
+    `<< /Length ${ops.length} >>\nstream\n${ops}\nendstream`,
+    ...Array.from(
+      { length: count },
+      () =>
+        `<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 ${
+          4 + count
+        } 0 R >> >> /Contents 3 0 R >>`,
+    ),
+    "<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>",
+  ];
+  let out = "%PDF-1.4\n";
+  const offsets: number[] = [];
+  objects.forEach((body, i) => {
+    offsets.push(out.length);
+    out += `${i + 1} 0 obj\n${body}\nendobj\n`;
+  });
+  const xref = out.length;
+  out += `xref\n0 ${objects.length + 1}\n0000000000 65535 f \n`;
+  for (const offset of offsets) out += `${String(offset).padStart(10, "0")} 00000 n \n`;
+  out += `trailer\n<< /Size ${objects.length + 1} /Root 1 0 R >>\nstartxref\n${xref}\n%%EOF\n`;
+  return encoder.encode(out);
+}
