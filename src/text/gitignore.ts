@@ -63,6 +63,12 @@ const CACHE_LIMIT = 4096;
 export class IgnoreRules {
   readonly #rules: readonly Rule[];
   readonly #shortcut: boolean;
+  /**
+   * Every rule's literal in one alternation (case-insensitive), when every rule has one: an
+   * ASCII path in which it finds none matches no rule, told in one native call (most paths; 35
+   * `includes` cost 14 times as much on denoland/deno's root `.gitignore`).
+   */
+  readonly #anyLiteral: RegExp | null;
   /** Directory results (`a/b/`), as `ignore` caches them; cleared when it grows large. */
   #cache = new Map<string, IgnoreResult>();
 
@@ -71,6 +77,10 @@ export class IgnoreRules {
     this.#rules = rules;
     const basenameCount = rules.filter((r) => r.basenameOnly).length;
     this.#shortcut = basenameCount * 2 >= rules.length;
+    const literals = rules.map((rule) => rule.literal);
+    this.#anyLiteral = literals.every((literal) => literal !== null)
+      ? new RegExp(literals.map((literal) => escapeRegExp(literal!)).join("|"), "i")
+      : null;
   }
 
   /**
@@ -127,7 +137,9 @@ export class IgnoreRules {
   #match(path: string, base?: string): IgnoreResult {
     // The path in ASCII lower case for the rules' literals; `null` when not ASCII (a non-ASCII
     // character may fold to an ASCII one under RE2's case folding: every rule is tested then).
-    const lower = ASCII.test(path) ? path.toLowerCase() : null;
+    const ascii = ASCII.test(path);
+    if (ascii && this.#anyLiteral !== null && !this.#anyLiteral.test(path)) return NONE;
+    const lower = ascii ? path.toLowerCase() : null;
     for (let i = this.#rules.length - 1; i >= 0; i--) {
       const rule = this.#rules[i];
       let subject = path;
@@ -281,6 +293,11 @@ function skipGroup(source: string, start: number): number {
     else if (c === ")" && --depth === 0) return i + 1;
   }
   return -1;
+}
+
+/** `text` as a regular expression that matches it literally. */
+function escapeRegExp(text: string): string {
+  return text.replace(/[\\^$.*+?()[\]{}|/-]/g, "\\$&");
 }
 
 /** `ignore`'s test for a rule that may be tried on the last component alone. */
