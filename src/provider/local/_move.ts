@@ -9,8 +9,9 @@
 // may replace an empty directory, never a non-empty one or a file). A directory never moves
 // across file systems (a tree copied by path could be steered outside the roots); a file may
 // (EXDEV), by descriptors only: read from its own locked descriptor into an `O_EXCL` file in the
-// pinned destination, checked inside a writable root, its mode and times set through that
-// descriptor, and the source removed only once the copy is complete. Every old name goes by
+// pinned destination, checked inside a writable root, its owner and group (where the process
+// may, as mv keeps them; else set-ID bits dropped), mode and times set through that descriptor,
+// and the source removed only once the copy is complete. Every old name goes by
 // `removeIfStill` (renamed aside, checked, unlinked). Both directories are pinned (C15.5).
 
 import { constants as fsConstants, promises as nodeFs } from "node:fs";
@@ -22,6 +23,7 @@ import type { Containment, WorkDir } from "./_containment.ts";
 import { entryType, lockFile, refuseRoot, removeIfStill } from "./_entries.ts";
 import { closeQuietly, type FileId, lstatOrNull, sameFile } from "./_stat.ts";
 import type { Versioner } from "./_version.ts";
+import { setOwnerAndMode } from "./_replace.ts";
 
 /** Whether a thrown value is the kernel's "cross-device link" (EXDEV). */
 function crossDevice(error: unknown): boolean {
@@ -163,8 +165,9 @@ const COPY_CHUNK = 1 << 20;
  * the source's own descriptor, opened, verified and locked by the caller; written to a file
  * created exclusively (`O_EXCL`: never through a link) in the pinned destination directory and
  * checked, as C3 checks an open file, to lie inside a writable root before a byte is written;
- * its mode and times set through that descriptor, flushed. The copy is removed again (it is
- * this call's, by identity) when anything fails, or when the source changed while it was read;
+ * its owner and group (where the process may, as mv keeps them; else set-ID bits dropped), mode
+ * and times set through that descriptor, flushed. The copy is removed again (it is this call's,
+ * by identity) when anything fails, or when the source changed while it was read;
  * the source is removed only once its copy is complete, by {@linkcode removeIfStill}. Returns
  * the copy's version, digested as it was written.
  */
@@ -198,7 +201,9 @@ async function copyFileAcross(
     if (now.size !== info.size || now.mtime?.getTime() !== info.mtime?.getTime()) {
       throw new FsError("FS_STALE"); // a writer that is not toolfs changed it meanwhile
     }
-    await output.chmod((info.mode ?? 0o644) & 0o777);
+    // Owner and group kept where the process may (as `mv` does), else set-ID bits dropped;
+    // mode last (C4.3a's rule for a replaced file).
+    await setOwnerAndMode(output, info, opened);
     if (info.mtime) await output.utimes(info.atime ?? info.mtime, info.mtime).catch(() => {});
     await output.datasync();
     const { dev, ino, size, mtime } = await output.stat();

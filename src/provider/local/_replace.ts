@@ -280,11 +280,12 @@ function umask(): number {
 
 /**
  * C4.3a: gives the temporary file the permission bits (and, when the process may, the owner
- * and group) of the file it replaces, through its descriptor; a new file gets what `open`
+ * and group) of the file it replaces, through its descriptor (and a file copied across file
+ * systems those of its source, C15.2); a new file gets what `open`
  * would have given it. Set-user-ID and set-group-ID bits whose owner or group could not be
  * kept are dropped. `chown` goes first: the kernel clears set-ID bits on it.
  */
-async function setOwnerAndMode(
+export async function setOwnerAndMode(
   file: nodeFs.FileHandle,
   keep: Deno.FileInfo | null,
   made: { uid: number; gid: number },
