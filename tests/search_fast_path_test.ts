@@ -260,6 +260,33 @@ Deno.test("C11: batches asked at once, checked by the worker and this thread, ea
   deepEqual(answers.flatMap((flags) => [...flags!]), expected);
 });
 
+Deno.test({
+  name: "C11: a batch asked right after an aborted one gets its own flags, not the aborted one's",
+  // Under path checks mayContain answers null: there is no worker to race.
+  ignore: !fdPathsAvailable(),
+  async fn() {
+    const held: Record<string, string> = {};
+    for (let i = 0; i < 512; i++) held[`held/f${i}.txt`] = "alpha beta\n";
+    await using box = await sandbox("local", held);
+    const { needles, paths, expected } = await prefilterFiles(box, 512);
+    const fs = new LocalFileSystem({ roots: [box.root] });
+    const resolve = (ps: string[]) =>
+      Promise.all(ps.map((p) => fs.resolve(p, { cwd: "/", op: "grep" })));
+    const aborted = await resolve(Object.keys(held).map((p) => join(box.root, p)));
+    const targets = await resolve(paths);
+    for (let round = 0; round < 5; round++) {
+      // The worker is still reading the aborted batch (every file holds both: all 1) when the
+      // next batch of the same size is asked; its flags are its own files' (mostly 0).
+      const controller = new AbortController();
+      const asked = fs.search.mayContain!(aborted, needles, { signal: controller.signal });
+      controller.abort();
+      await rejects(asked);
+      const flags = await fs.search.mayContain!(targets, needles);
+      deepEqual([...flags!], expected, `round ${round}`);
+    }
+  },
+});
+
 Deno.test("C11: a grep over enough files to be told apart ahead gives the same text as without", async () => {
   const files: Record<string, string> = {};
   for (let i = 0; i < 900; i++) {

@@ -258,7 +258,10 @@ export function mayContainAll(
     asked.push(entry);
     helpSoon();
     // The worker answers once it can claim no more; this thread may have checked the last file.
-    // Either way the worker is done with the buffer then, and it serves a later batch.
+    // Either way the worker is done with the buffer then, and it serves a later batch. A call
+    // that fails (an abort) may leave the worker still claiming files of this batch through its
+    // counters: the buffer is not kept for another batch then, whose counters the worker would
+    // move and whose flags it would set from these paths.
     // The paths as one string: cloned for the worker in one copy, not 256 (issue 33.7).
     worker.call<boolean>({ ...batch, paths: paths.join("\0") }, signal).then(() => {
       entry.settle(true);
@@ -268,7 +271,6 @@ export function mayContainAll(
         entry.settle(false);
         reject(error);
       }
-      release(shared);
     });
   });
 }
