@@ -1,6 +1,7 @@
 // The CLI run in-process with captured output (`runCli`), shared by the CLI test files.
 
 import { type CliWriter, runCli } from "../cli.ts";
+import { concatBytes } from "../src/text/bytes.ts";
 
 /** A writer that keeps what it is given; `text()` decodes it all at once. */
 export function capture(): CliWriter & { text(): string } {
@@ -10,18 +11,8 @@ export function capture(): CliWriter & { text(): string } {
       chunks.push(bytes.slice());
       return Promise.resolve(bytes.length);
     },
-    text: () => new TextDecoder().decode(concat(chunks)),
+    text: () => new TextDecoder().decode(concatBytes(chunks)),
   };
-}
-
-function concat(chunks: Uint8Array[]): Uint8Array {
-  const out = new Uint8Array(chunks.reduce((n, c) => n + c.length, 0));
-  let at = 0;
-  for (const chunk of chunks) {
-    out.set(chunk, at);
-    at += chunk.length;
-  }
-  return out;
 }
 
 /**
