@@ -18,10 +18,10 @@ import { forEachProvider, outcome, sandbox } from "../_sandbox.ts";
 
 const TWO_PAGES = Deno.readFileSync(new URL("../fixtures/media/two_pages.pdf", import.meta.url));
 /**
- * 10,000 pages that each show the same 2000 lines: pdf.js parses them again for every page, so
+ * 4000 pages that each show the same 3000 lines: pdf.js parses them again for every page, so
  * reading the whole (a window's total) takes tens of seconds on any machine.
  */
-const HEAVY = heavyPagesPdf(10_000, 2000);
+const HEAVY = heavyPagesPdf(4000, 3000);
 
 forEachProvider(
   "C17.2a a normal PDF reads the same text through the worker thread, page after page",
@@ -115,7 +115,7 @@ Deno.test("C17.2a readDocumentTimeMs: a read past it fails with the contract's m
     'Error: cannot read "pages.pdf": extracting its text took longer than 1 ms; read a smaller part with offset and limit',
     "FS_IO_ERROR",
   ]);
-  // Page 1 makes the window; counting the 9,999 pages after it is what the bound ends: the window
+  // Page 1 makes the window; counting the 3,999 pages after it is what the bound ends: the window
   // comes back without the total (the plain footer even with detailedFooters: no byte cap was
   // reached), and a later read of the same file does not count again.
   const expected = [
@@ -127,8 +127,8 @@ Deno.test("C17.2a readDocumentTimeMs: a read past it fails with the contract's m
     "(Output capped. Showing lines 1-4. Use offset=5 to continue.)",
     "</content>",
   ];
-  const tools = box.toolsWith({ config: { readDocumentTimeMs: 3000 } });
-  const detailed = box.toolsWith({ config: { readDocumentTimeMs: 3000, detailedFooters: true } });
+  const tools = box.toolsWith({ config: { readDocumentTimeMs: 5000 } });
+  const detailed = box.toolsWith({ config: { readDocumentTimeMs: 5000, detailedFooters: true } });
   for (const each of [tools, detailed, tools]) {
     const result = await each.execute("read", { file_path: "pages.pdf", limit: 4 });
     assert.equal(result.isError, false, result.content);
