@@ -1,6 +1,7 @@
 // Whole entries for `move` and `delete` (C15): the tree listing, files held under their lock,
 // and removal. Private to src/provider/local.
 
+import { constants as fsConstants, promises as nodeFs } from "node:fs";
 import { basename, dirname } from "node:path";
 import { FsError } from "../../fs_error.ts";
 import { ENTRY_REASONS } from "../../render/entry_render.ts";
@@ -8,6 +9,7 @@ import { PERMISSION_DETAILS } from "../../render/errors.ts";
 import type { FsEntryType } from "../../types.ts";
 import type { FsRemoveOptions, FsRemoveOutcome, FsTarget, FsTreeEntry } from "../fs_provider.ts";
 import type { Containment, WorkDir } from "./_containment.ts";
+import { pinnedLocation } from "./_fd_paths.ts";
 import { lockAbortably, openVerified, refuseReadOnly } from "./_open.ts";
 import { closeQuietly, type FileId, isMissing, lstatOrNull, sameFile } from "./_stat.ts";
 import type { Versioner } from "./_version.ts";
@@ -205,31 +207,88 @@ async function removeTree(
   const aside = `${dir.at}/.toolfs-${crypto.randomUUID().slice(0, 8)}.del`;
   await Deno.rename(path, aside);
   let held: Deno.FsFile[] = [];
+  let tree: WorkDir | null = null;
   let committed = false;
   try {
     // The name may have been swapped for a link just before the rename: then that is what moved.
     if (!sameFile(await lstatOrNull(aside), info)) throw new FsError("FS_STALE");
-    const entries = (await listEntries(c, null, aside, realPath, signal)) ?? [];
+    // From here on the tree is reached only through a descriptor of it: a process that learns
+    // the aside name (inotify) and swaps another directory of this one in under it (a nested
+    // read-only root, a directory it may not empty itself) cannot have that one listed,
+    // checked or emptied instead (C15.3).
+    tree = await holdDirectory(aside, info);
+    const inTree = `${tree.at}/.`; // the directory itself (the handle alone reads as a link)
+    const entries = (await listEntries(c, null, inTree, realPath, signal)) ?? [];
     const files = entries.filter((e) => e.type === "file").map((e) => ({
-      path: aside + e.realPath.slice(realPath.length),
+      path: inTree + e.realPath.slice(realPath.length),
       realPath: e.realPath,
     }));
     held = await lockAll(c, versions, files, expect, signal, realPath);
     signal?.throwIfAborted(); // the commit point: nothing has changed before it
     committed = true;
-    await Deno.remove(aside, { recursive: true }).catch((error) => {
+    await emptyHeld(tree).catch((error) => {
       // Not removable after all (a directory this process may not write): what remains goes
       // back under its name, so a failed delete never leaves the tree hidden aside.
       committed = false;
       throw error;
     });
+    // The emptied directory itself goes only while the aside name still holds it.
+    await removeIfStill(aside, info);
     const directories = entries.filter((e) => e.type === "directory").length;
     return { type: "directory", files: entries.length - directories, directories };
   } finally {
     held.forEach(closeQuietly);
+    tree?.close();
     if (!committed) await Deno.rename(aside, path).catch(() => {});
   }
 }
+
+/**
+ * The directory at `path`, which must be `info`, held open by a descriptor (`/proc/self/fd/<n>`,
+ * found by its mark as `pinnedLocation` finds it). Opened first without following a link and as
+ * a directory only (so a FIFO swapped in never blocks the call), then again through that
+ * descriptor for the handle.
+ */
+async function holdDirectory(path: string, info: Deno.FileInfo): Promise<WorkDir> {
+  const probe = await nodeFs.open(path, DIRECTORY_NOFOLLOW).catch(() => null);
+  if (probe === null) throw new FsError("FS_STALE");
+  let file: Deno.FsFile;
+  try {
+    file = await Deno.open(`/proc/self/fd/${probe.fd}`, { read: true });
+  } finally {
+    await probe.close();
+  }
+  try {
+    const held = await file.stat();
+    if (!sameFile(held, info)) throw new FsError("FS_STALE");
+    const where = pinnedLocation(file, held);
+    if (where === null) {
+      throw new FsError("FS_PERMISSION_DENIED", { detail: ENTRY_REASONS.unpinned });
+    }
+    return { at: where.handle, pinned: true, close: () => closeQuietly(file) };
+  } catch (error) {
+    closeQuietly(file);
+    throw error;
+  }
+}
+
+/** Removes everything inside the held directory `dir` (never following a link), a few passes. */
+async function emptyHeld(dir: WorkDir): Promise<void> {
+  for (let pass = 0; pass < 3; pass++) {
+    const names: string[] = [];
+    for await (const entry of Deno.readDir(dir.at)) names.push(entry.name);
+    if (names.length === 0) return;
+    for (const name of names) {
+      await Deno.remove(`${dir.at}/${name}`, { recursive: true }).catch((error) => {
+        if (!isMissing(error)) throw error;
+      });
+    }
+  }
+}
+
+/** `open(2)` flags of a held directory: a directory only, never through a link at its name. */
+const DIRECTORY_NOFOLLOW = fsConstants.O_RDONLY | fsConstants.O_DIRECTORY |
+  fsConstants.O_NOFOLLOW;
 
 /** The pinned parent of an entry, inside a writable root. */
 export function pinParent(c: Containment, realPath: string): Promise<WorkDir> {

@@ -1,0 +1,129 @@
+// C15.3 under attack (the red team's second pass on issue 30): a recursive delete renames its
+// tree aside (`.toolfs-<8 hex>.del`), checks it, lists and locks its files, then removes it. A
+// process running as nobody that can write the tree's directory watches it with inotify and,
+// the moment the aside name appears, exchanges it (renameat2 RENAME_EXCHANGE) with a directory
+// beside it that belongs to root, which nobody can rename within the directory but never
+// empty. 0.4.0's first cut listed, locked and removed whatever stood at the aside name by then:
+// with the policy off it emptied root's directory in 3 of the first 4 rounds (a nested
+// read-only root is such a directory too). Now the tree is held by a descriptor from the
+// identity check on, and listed, checked and emptied only through it; its emptied directory
+// goes only while the aside name still holds it. Linux, as root with --allow-ffi; slow.
+
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import { createFsTools, LocalFileSystem } from "../../mod.ts";
+import { cannotRun, granted, SECRET, skipUnless, slowCase, snapshot } from "./_harness.ts";
+import { sandbox } from "../_sandbox.ts";
+import { Inotify } from "./_inotify.ts";
+import { NOBODY, nobodyDeno } from "./_nobody.ts";
+
+const ROUNDS = 40;
+const FILES = 4;
+
+function reason(): string | null {
+  if (Deno.build.os !== "linux") return "inotify and renameat2: Linux only";
+  if (!granted({ name: "ffi" })) return "needs --allow-ffi (inotify and renameat2 through libc)";
+  const uid = granted({ name: "sys", kind: "uid" }) ? Deno.uid() : null;
+  if (uid !== 0) return "needs root and --allow-sys=uid (runs the attacker as nobody)";
+  try {
+    new Inotify(true).close();
+  } catch (error) {
+    return `needs inotify through libc.so.6: ${(error as Error).message}`;
+  }
+  return cannotRun("setpriv");
+}
+
+async function appears(path: string): Promise<void> {
+  for (let i = 0; i < 2500; i++) {
+    if (await Deno.lstat(path).then(() => true, () => false)) return;
+    await new Promise((resolve) => setTimeout(resolve, 2));
+  }
+  throw new Error(`the attacker never created ${path}`);
+}
+
+const name =
+  "C15.3: a tree's aside name exchanged (inotify) with root's directory beside it: that directory is never listed, checked or emptied";
+Deno.test({
+  name,
+  ...slowCase(),
+  ignore: skipUnless(name, reason()) || slowCase().ignore,
+  async fn() {
+    await using box = await sandbox("local", {});
+    const base = await Deno.realPath(box.base);
+    const root = join(base, "root");
+    const ctl = join(base, "ctl");
+    const attackDir = join(base, "attack");
+    await Deno.chmod(base, 0o755);
+    await Deno.chown(root, NOBODY, NOBODY);
+    await Deno.mkdir(ctl);
+    await Deno.chown(ctl, NOBODY, NOBODY);
+    await Deno.mkdir(attackDir, { mode: 0o755 });
+    for (const script of ["_aside_exchanger.ts", "_inotify.ts"]) {
+      await Deno.copyFile(new URL(script, import.meta.url), join(attackDir, script));
+      await Deno.chmod(join(attackDir, script), 0o644);
+    }
+    for (let i = 0; i < ROUNDS; i++) {
+      // The tree nobody may delete itself, and root's directory nobody can only rename.
+      await Deno.mkdir(join(root, `t${i}`, "sub"), { recursive: true });
+      await Deno.mkdir(join(root, `v${i}`, "inner"), { recursive: true, mode: 0o755 });
+      for (let k = 0; k < FILES; k++) {
+        await Deno.writeTextFile(join(root, `t${i}`, "sub", `f${k}.txt`), "tree\n");
+        await Deno.writeTextFile(join(root, `v${i}`, "inner", `p${k}.txt`), `${SECRET}\n`);
+      }
+      for (
+        const p of [
+          `t${i}`,
+          `t${i}/sub`,
+          ...[...Array(FILES).keys()].map((k) => `t${i}/sub/f${k}.txt`),
+        ]
+      ) {
+        await Deno.chown(join(root, p), NOBODY, NOBODY);
+      }
+    }
+    const attacker = (await nobodyDeno(
+      base,
+      ["--allow-read", "--allow-write", "--allow-ffi"],
+      join(attackDir, "_aside_exchanger.ts"),
+      [ctl, root],
+    )).spawn();
+    const tools = createFsTools({
+      fs: new LocalFileSystem({ roots: [root] }),
+      policy: false,
+      tools: ["list", "read", "delete"],
+      cwd: root,
+    });
+    const counts: Record<string, number> = {};
+    let swaps = 0;
+    try {
+      await appears(join(ctl, "ready"));
+      for (let i = 0; i < ROUNDS; i++) {
+        const result = await tools.execute("delete", { path: `t${i}`, recursive: true });
+        const key = result.error?.code ?? "ok";
+        counts[key] = (counts[key] ?? 0) + 1;
+        assert.ok(!result.isError || result.content.startsWith("Error: "), result.content);
+      }
+    } finally {
+      await Deno.writeTextFile(join(ctl, "stop"), "");
+      const { stdout } = await attacker.output();
+      swaps = JSON.parse(new TextDecoder().decode(stdout).trim().split("\n").at(-1) ?? "{}")
+        .swaps ?? 0;
+    }
+    let kept = 0;
+    for (const [, entry] of await snapshot(root)) {
+      if (entry.type === "file" && entry.data === (await digest(`${SECRET}\n`))) kept++;
+    }
+    const lost = ROUNDS * FILES - kept;
+    console.log(
+      `${lost} of root's ${ROUNDS * FILES} files removed in ${ROUNDS} rounds ` +
+        `(${swaps} exchanges; outcomes ${JSON.stringify(counts)})`,
+    );
+    assert.ok(swaps > 0, "the attacker never exchanged an aside name");
+    assert.equal(lost, 0);
+  },
+});
+
+/** The hex SHA-256 of `text`, as snapshot() records file contents. */
+async function digest(text: string): Promise<string> {
+  const hash = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(text));
+  return [...new Uint8Array(hash)].map((b) => b.toString(16).padStart(2, "0")).join("");
+}
