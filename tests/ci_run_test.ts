@@ -145,3 +145,10 @@ Deno.test({
     assertEquals(failing, []);
   },
 });
+
+Deno.test("issue 34.1, 33.6: .ci/run holds the core suite to its CPU budget and ends with the cold start of both README commands", () => {
+  assert(/^CORE_CPU_BUDGET=45$/m.test(CI), "the budget is 45 s of CPU");
+  const core = CI.indexOf("run_tests deno test --allow-read --allow-write --no-prompt\n");
+  assert(core >= 0 && CI.indexOf('core_budget "$core_cpu"', core) > core, "no budget check");
+  assert(/deno run -A (--no-prompt )?scripts\/cold_start.ts --test/.test(CI), "no cold start step");
+});
