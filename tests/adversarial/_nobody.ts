@@ -5,6 +5,8 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { readableCopy } from "../_readable_copy.ts";
+import { cannotRun, granted } from "./_harness.ts";
+import { Inotify } from "./_inotify.ts";
 
 /** The uid and gid of nobody. */
 export const NOBODY = 65534;
@@ -66,4 +68,22 @@ export async function nobodySwapper(base: string, stop: string, path: string, ta
       return JSON.parse(new TextDecoder().decode(stdout).trim().split("\n").at(-1)!).swaps;
     },
   };
+}
+
+/**
+ * Why an attack by a nobody process that reacts to inotify events cannot run here, or `null`:
+ * it needs Linux, --allow-ffi (`uses` names what it takes through libc), the superuser with
+ * --allow-sys=uid (to become nobody), inotify through libc.so.6 and setpriv.
+ */
+export function inotifyAttackSkip(uses = "inotify"): string | null {
+  if (Deno.build.os !== "linux") return `${uses}: Linux only`;
+  if (!granted({ name: "ffi" })) return `needs --allow-ffi (${uses} through libc)`;
+  const uid = granted({ name: "sys", kind: "uid" }) ? Deno.uid() : null;
+  if (uid !== 0) return "needs root and --allow-sys=uid (runs the attacker as nobody)";
+  try {
+    new Inotify(true).close();
+  } catch (error) {
+    return `needs inotify through libc.so.6: ${(error as Error).message}`;
+  }
+  return cannotRun("setpriv");
 }

@@ -12,26 +12,12 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { createFsTools, LocalFileSystem } from "../../mod.ts";
-import { cannotRun, granted, SECRET, skipUnless, slowCase, snapshot } from "./_harness.ts";
+import { SECRET, skipUnless, slowCase, snapshot } from "./_harness.ts";
 import { sandbox } from "../_sandbox.ts";
-import { Inotify } from "./_inotify.ts";
-import { NOBODY, nobodyDeno } from "./_nobody.ts";
+import { inotifyAttackSkip, NOBODY, nobodyDeno } from "./_nobody.ts";
 
 const ROUNDS = 40;
 const FILES = 4;
-
-function reason(): string | null {
-  if (Deno.build.os !== "linux") return "inotify and renameat2: Linux only";
-  if (!granted({ name: "ffi" })) return "needs --allow-ffi (inotify and renameat2 through libc)";
-  const uid = granted({ name: "sys", kind: "uid" }) ? Deno.uid() : null;
-  if (uid !== 0) return "needs root and --allow-sys=uid (runs the attacker as nobody)";
-  try {
-    new Inotify(true).close();
-  } catch (error) {
-    return `needs inotify through libc.so.6: ${(error as Error).message}`;
-  }
-  return cannotRun("setpriv");
-}
 
 async function appears(path: string): Promise<void> {
   for (let i = 0; i < 2500; i++) {
@@ -46,7 +32,7 @@ const name =
 Deno.test({
   name,
   ...slowCase(),
-  ignore: skipUnless(name, reason()) || slowCase().ignore,
+  ignore: skipUnless(name, inotifyAttackSkip("inotify and renameat2")) || slowCase().ignore,
   async fn() {
     await using box = await sandbox("local", {});
     const base = await Deno.realPath(box.base);

@@ -25,10 +25,10 @@
 
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { cannotRun, figure, granted, rootPermissions, skipUnless, slowCase } from "./_harness.ts";
+import { figure, rootPermissions, skipUnless, slowCase } from "./_harness.ts";
 import { sandbox } from "../_sandbox.ts";
 import { IN_OPEN, Inotify } from "./_inotify.ts";
-import { NOBODY, nobodyDeno } from "./_nobody.ts";
+import { inotifyAttackSkip, NOBODY, nobodyDeno } from "./_nobody.ts";
 
 const NEEDLE = "ORACLE-7d2e";
 const TRIALS = Number(Deno.env.get("TOOLFS_ORACLE_TRIALS") ?? "") || 40;
@@ -45,20 +45,6 @@ const WINDOWS = [
 ];
 
 const name3 = (i: number) => String(i).padStart(3, "0");
-
-/** Why the attack cannot run here, or `null`. */
-function reason(): string | null {
-  if (Deno.build.os !== "linux") return "inotify: Linux only";
-  if (!granted({ name: "ffi" })) return "needs --allow-ffi (inotify through libc)";
-  const uid = granted({ name: "sys", kind: "uid" }) ? Deno.uid() : null;
-  if (uid !== 0) return "needs root and --allow-sys=uid (runs the attacker as nobody)";
-  try {
-    new Inotify(true).close();
-  } catch (error) {
-    return `needs inotify through libc.so.6: ${(error as Error).message}`;
-  }
-  return cannotRun("setpriv");
-}
 
 /** Lines of a child's stdout, one at a time. */
 function lines(stream: ReadableStream<Uint8Array>) {
@@ -212,7 +198,7 @@ for (const mode of MODES) {
     Deno.test({
       name,
       ...slowCase(),
-      ignore: skipUnless(name, reason()) || slowCase().ignore,
+      ignore: skipUnless(name, inotifyAttackSkip()) || slowCase().ignore,
       async fn() {
         const trials = await attack(mode.permissions, window.back);
         const n = trials.length;
