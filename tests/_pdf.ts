@@ -218,3 +218,8 @@ export function heavyPagesPdf(count = 10_000, lines = 2000): Uint8Array {
   out += `trailer\n<< /Size ${objects.length + 1} /Root 1 0 R >>\nstartxref\n${xref}\n%%EOF\n`;
   return encoder.encode(out);
 }
+
+/** A PDF whose one content stream inflates to `mib` MiB of zeros through one FlateDecode. */
+export function zerosPdf(mib = 256): Uint8Array {
+  return onePagePdf("/Filter /FlateDecode", zlibZeros(mib * 1024 * 1024));
+}

@@ -73,6 +73,45 @@ function pdfWorker(
     }
   }
   (globalThis as { Uint8Array: unknown }).Uint8Array = Capped;
+  // pdf.js inflates through the native DecompressionStream where there is one, writing the whole
+  // stream at once and gathering the chunks before it joins them. Here the input goes in small
+  // pieces, each once the output before it has been taken, and the output is counted: the
+  // stream fails past the cap having made at most one piece's output more.
+  const Native = (globalThis as { DecompressionStream?: typeof DecompressionStream })
+    .DecompressionStream;
+  if (Native) {
+    const PIECE = 4096;
+    (globalThis as { DecompressionStream: unknown }).DecompressionStream = class {
+      readonly readable: ReadableStream<Uint8Array>;
+      readonly writable: WritableStream<Uint8Array>;
+      constructor(format: CompressionFormat) {
+        const inner = new Native!(format);
+        const writer = inner.writable.getWriter();
+        let total = 0;
+        this.writable = new WritableStream<Uint8Array>({
+          async write(chunk) {
+            for (let at = 0; at < chunk.length; at += PIECE) {
+              await writer.ready;
+              await writer.write(chunk.subarray(at, at + PIECE) as Uint8Array<ArrayBuffer>);
+            }
+          },
+          close: () => writer.close(),
+          abort: (reason) => writer.abort(reason),
+        });
+        this.readable = inner.readable.pipeThrough(
+          new TransformStream<Uint8Array, Uint8Array>({
+            transform(chunk, controller) {
+              total += chunk.byteLength;
+              if (total > maxBuffer) {
+                streamBound = true;
+                controller.error(new RangeError(`a stream inflates past ${maxBuffer} bytes`));
+              } else controller.enqueue(chunk);
+            },
+          }),
+        );
+      }
+    };
+  }
 
   const loading = import("npm:unpdf@1.8.1");
   // Said once pdf.js is loaded: before that the worker may wait on a download, not stall.

@@ -12,7 +12,7 @@ import type {
   FsStat,
   FsTarget,
 } from "../../provider.ts";
-import { heavyPagesPdf, makePdf, numberedPages } from "../_pdf.ts";
+import { heavyPagesPdf, makePdf, numberedPages, zerosPdf } from "../_pdf.ts";
 import { countingHandle } from "../_recording_fs.ts";
 import { forEachProvider, outcome, sandbox } from "../_sandbox.ts";
 
@@ -136,6 +136,18 @@ Deno.test("C17.2a readDocumentTimeMs: a read past it fails with the contract's m
     assert.equal((result.value as { totalLines?: number }).totalLines, undefined);
   }
 });
+
+forEachProvider(
+  "C17.2a a stream that inflates past 48 MiB ends the read with the contract's message",
+  { "zeros.pdf": zerosPdf(64) },
+  async (box) => {
+    // 64 MiB of zeros in 414 KiB; 0.3.0 inflated them all and found no text.
+    assert.deepEqual(outcome(box, await box.run("read", { file_path: "zeros.pdf" })), [
+      'Error: cannot read "zeros.pdf": a stream in it inflates to more than 48.0 MiB; read a smaller part with offset and limit',
+      "FS_IO_ERROR",
+    ]);
+  },
+);
 
 /**
  * A LocalFileSystem under which `path` grows to `grownTo` bytes right after each `stat` of it
