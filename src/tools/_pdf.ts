@@ -5,9 +5,10 @@
 // parsed at a time, so the memory bound is the process's: the resident size is sampled every few
 // milliseconds while a read runs, and the worker is ended when it has grown too far, when the
 // read's time (`readDocumentTimeMs`) is up or when the caller aborts. The worker's V8 heap has a
-// limit of its own, and each byte array pdf.js makes is capped (a stream decodes into one buffer),
-// so no single step can jump past the bound between two samples. A worker that ends a read well
-// is kept, idle and not keeping the process alive, for the next read.
+// limit of its own, each byte array pdf.js makes is capped (a stream decodes into one buffer) and
+// its native inflation goes in small pieces, counted, so no single step can jump past the bound
+// between two samples. A worker that ends a read well is kept, idle and not keeping the process
+// alive, for the next read.
 
 import { Worker } from "node:worker_threads";
 import process from "node:process";
