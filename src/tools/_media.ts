@@ -227,10 +227,7 @@ async function documentRead(
       if (first === 1) known.scannedAll = true;
       ended = true;
     };
-    const result = await scanWindow(source, {
-      offset: request.offset,
-      limit: request.limit,
-      maxBytes: env.config.readMaxBytes,
+    const scan = {
       maxLineLength: env.config.readMaxLineLength,
       truncate: truncateLine,
       cost: lineCost,
@@ -240,7 +237,25 @@ async function documentRead(
         windowDone = true;
         return !ended && (cut || known.countCut);
       },
+    };
+    const result = await scanWindow(source, {
+      ...scan,
+      offset: request.offset,
+      limit: request.limit,
+      maxBytes: env.config.readMaxBytes,
     });
+    if (result.capped && result.totalLines === undefined && env.config.detailedFooters) {
+      // C4.2a: the detailed capped footer names the total, as a text file's does; the pages
+      // after the window are counted (a bound reached while counting leaves it unknown).
+      const after = request.offset + result.lines.length;
+      const rest = await scanWindow(source, {
+        ...scan,
+        offset: after,
+        limit: 1,
+        maxBytes: Infinity,
+      });
+      if (rest.totalLines !== undefined) result.totalLines = rest.totalLines;
+    }
     if (known.scannedAll && !known.hasText) {
       throw new FsError("FS_BINARY", { message: textlessDocumentMessage(shown, known.pages) });
     }

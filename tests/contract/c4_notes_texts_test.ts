@@ -171,7 +171,7 @@ forEachProvider("C4.2a detailedFooters: the cap and total, 1 line, no newline at
 });
 
 forEachProvider(
-  "C4.2a/C17.2 detailedFooters on a document: 1 line or the total, never the no-newline mark",
+  "C4.2a/C17.2 detailedFooters on a document: the total (capped too), never the no-newline mark",
   {
     "two_pages.pdf": Deno.readFileSync(
       new URL("../fixtures/media/two_pages.pdf", import.meta.url),
@@ -188,5 +188,14 @@ forEachProvider(
       await footer({ file_path: "two_pages.pdf", limit: 2 }),
       "(Showing lines 1-2 of 5. Use offset=3 to continue.)",
     );
+    // Capped by bytes: the total is named, as for a text file below readStreamMinSize (a fresh
+    // tools object, so nothing was counted before).
+    const capped = box.toolsWith({ config: { detailedFooters: true, readMaxBytes: 50 } });
+    const result = await capped.execute("read", { file_path: "two_pages.pdf" });
+    equal(
+      result.content.split("\n").at(-2),
+      "(Output capped at 50 bytes. Showing lines 1-2 of 5. Use offset=3 to continue.)",
+    );
+    equal((result.value as { totalLines?: number }).totalLines, 5);
   },
 );
