@@ -2,12 +2,14 @@
 // checked against them, open descriptors located by the kernel where Deno allows it, and the
 // path-based fallback. Private to src/provider/local.
 
+import { constants as fsConstants, promises as nodeFs } from "node:fs";
 import { basename, dirname, isAbsolute, resolve as resolvePath } from "node:path";
 import { FsError } from "../../fs_error.ts";
 import { IO_DETAILS } from "../../render/errors.ts";
 import type { FsRootInfo, RootSpec } from "../fs_provider.ts";
 import { fdPathsAvailable, type OpenLocation, openLocation, pinnedLocation } from "./_fd_paths.ts";
 import { findRoot, parseRootSpec } from "../roots.ts";
+import { fromNodeError } from "./_errors.ts";
 import { errorDetail } from "../to_fs_error.ts";
 import {
   closeQuietly,
@@ -127,7 +129,7 @@ export class Containment {
   async pin(dir: string, write: boolean): Promise<WorkDir> {
     const unpinned = { at: dir, pinned: false, close() {} };
     if (!fdPathsAvailable()) return unpinned;
-    const file = await Deno.open(dir, { read: true });
+    const file = await openDirectory(dir);
     try {
       const info = await file.stat();
       if (!info.isDirectory) throw new FsError("FS_NOT_DIRECTORY");
@@ -146,6 +148,31 @@ export class Containment {
       closeQuietly(file);
       throw error;
     }
+  }
+}
+
+/** `open(2)` flags of a directory to pin: refused at once when it is not one (a FIFO never waits). */
+const DIRECTORY_ONLY = fsConstants.O_RDONLY | fsConstants.O_DIRECTORY;
+
+/**
+ * Opens the directory `dir` (links followed) as a Deno file without ever waiting: a FIFO swapped
+ * in for it by another process would block a plain open until a writer came, and with it the
+ * call, past any abort. `O_DIRECTORY` refuses anything but a directory at once; the descriptor
+ * is then opened again through /proc/self/fd (the caller checked it is usable), so the Deno file
+ * is that very directory.
+ */
+async function openDirectory(dir: string): Promise<Deno.FsFile> {
+  let probe: nodeFs.FileHandle;
+  try {
+    probe = await nodeFs.open(dir, DIRECTORY_ONLY);
+  } catch (error) {
+    if ((error as { code?: unknown })?.code === "ENOTDIR") throw new FsError("FS_NOT_DIRECTORY");
+    throw fromNodeError(error);
+  }
+  try {
+    return await Deno.open(`/proc/self/fd/${probe.fd}`, { read: true });
+  } finally {
+    await probe.close();
   }
 }
 

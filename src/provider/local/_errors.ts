@@ -26,7 +26,7 @@ function denoErrorClass(code: string): (new (message: string) => Error) | undefi
  * for, with Deno's message form (`Permission denied (os error 13)`) and no path; anything else
  * unchanged.
  */
-function fromNodeError(error: unknown): unknown {
+export function fromNodeError(error: unknown): unknown {
   if (!(error instanceof Error) || error instanceof Deno.errors.NotCapable) return error;
   const { code, errno } = error as Error & { code?: unknown; errno?: unknown };
   if (typeof code !== "string" || typeof errno !== "number" || !/^E[A-Z]+$/.test(code)) {
