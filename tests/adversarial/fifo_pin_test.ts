@@ -3,12 +3,15 @@
 // it, and a plain open of a FIFO waits for a writer, so a process that exchanged a directory
 // with a FIFO (renameat2) just after the path was resolved froze the call past its abort (with
 // a swapper running, 15 of 50 calls through such a directory never returned; 0 of 150 now).
-// Pinning opens with O_DIRECTORY now: anything else is refused at once. The race itself is
-// timing; this checks the open it hit, in a child process that is killed if it blocks.
+// Pinning opens with O_DIRECTORY now: anything else is refused at once. The first test checks
+// that open, in a child process that is killed if it blocks. The same held for a file: `read`
+// checks the name is a regular file, then opened it, and a FIFO exchanged in between blocked
+// it (17 of 600 calls through such a file never returned); the file is now first opened without
+// waiting (O_NONBLOCK) and reopened through its descriptor. The second test (slow) races that.
 
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { cannotRun, skipUnless } from "./_harness.ts";
+import { cannotRun, granted, skipUnless, slowCase } from "./_harness.ts";
 
 const name = "a FIFO where a directory to pin stood is refused at once, never waited on";
 Deno.test({
@@ -43,6 +46,63 @@ Deno.test({
         code: "FS_NOT_DIRECTORY",
       });
     } finally {
+      await Deno.remove(root, { recursive: true });
+    }
+  },
+});
+
+const READS = 2000;
+const raceName =
+  `read of a file exchanged with a FIFO ${READS} times never blocks (descriptor checks)`;
+Deno.test({
+  name: raceName,
+  ...slowCase(),
+  ignore: skipUnless(
+    raceName,
+    Deno.build.os !== "linux"
+      ? "renameat2: Linux only"
+      : !granted({ name: "ffi" })
+      ? "needs --allow-ffi (renameat2 through libc)"
+      : cannotRun("mkfifo"),
+  ) || slowCase().ignore,
+  async fn() {
+    const root = await Deno.realPath(await Deno.makeTempDir());
+    const stop = join(root, "..", `${root.split("/").at(-1)}.stop`);
+    try {
+      await Deno.writeTextFile(join(root, "g.txt"), "hello\n");
+      assert.ok(
+        (await new Deno.Command("mkfifo", { args: [join(root, "fifo")] }).output()).success,
+      );
+      const run = (script: string, args: string[], permissions: string[]) =>
+        new Deno.Command(Deno.execPath(), {
+          args: [
+            "run",
+            "--no-config",
+            "--no-prompt",
+            ...permissions,
+            new URL(script, import.meta.url).pathname,
+            ...args,
+          ],
+          stdout: "piped",
+          stderr: "inherit",
+        }).spawn();
+      const swapper = run("_fifo_swapper.ts", [stop, join(root, "g.txt"), join(root, "fifo")], [
+        "--allow-read",
+        "--allow-write",
+        "--allow-ffi",
+      ]);
+      const child = run("_fifo_read_child.ts", [root, String(READS)], ["--allow-all"]);
+      const timer = setTimeout(() => child.kill("SIGKILL"), 60_000);
+      const { stdout, signal } = await child.output();
+      clearTimeout(timer);
+      await Deno.writeTextFile(stop, "");
+      const swaps = JSON.parse(new TextDecoder().decode((await swapper.output()).stdout)).swaps;
+      const counts = signal === null ? new TextDecoder().decode(stdout).trim() : "(killed)";
+      console.log(`${READS} reads, ${swaps} exchanges with a FIFO: ${counts}`);
+      assert.equal(signal, null, "a read waited on the FIFO (killed after 60 s)");
+    } finally {
+      await Deno.remove(stop).catch(() => {});
+      await Deno.remove(`${stop}.ready`).catch(() => {});
       await Deno.remove(root, { recursive: true });
     }
   },

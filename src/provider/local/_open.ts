@@ -8,6 +8,7 @@ import { IO_DETAILS, PERMISSION_DETAILS } from "../../render/errors.ts";
 import type { FsPrecondition } from "../fs_provider.ts";
 import type { Containment } from "./_containment.ts";
 import { fdPathsAvailable, openLocation } from "./_fd_paths.ts";
+import { fromNodeError } from "./_errors.ts";
 import { readAll } from "./_read.ts";
 import { closeQuietly, sameFile } from "./_stat.ts";
 import type { Versioner } from "./_version.ts";
@@ -29,7 +30,7 @@ export async function openVerified(
     signal?.throwIfAborted();
     const info = await Deno.stat(path);
     if (!info.isFile) throw new FsError("FS_NOT_REGULAR_FILE"); // never open a FIFO
-    const file = await Deno.open(path, { read: true });
+    const file = await openNoWait(path);
     try {
       const opened = await file.stat();
       if (opened.isFile && c.isInside(path, opened, write)) return file;
@@ -44,6 +45,32 @@ export async function openVerified(
       if (!c.rootOf(real)) throw new FsError("FS_OUTSIDE_ROOT");
       throw new FsError("FS_IO_ERROR", { detail: IO_DETAILS.replacedWhileOpening });
     }
+  }
+}
+
+/** `open(2)` flags of a file opened for reading that must not wait (a FIFO, a terminal). */
+const READ_NO_WAIT = fsConstants.O_RDONLY | fsConstants.O_NONBLOCK | fsConstants.O_NOCTTY;
+
+/**
+ * Opens `path` for reading (links followed). Where /proc/self/fd is usable, first without ever
+ * waiting (`O_NONBLOCK`): a FIFO exchanged in for the file between its `stat` and this open
+ * would otherwise block the call past any abort; anything but a regular file is refused, and a
+ * regular file is opened again through its descriptor, so the Deno file is that very file
+ * (reading it blocks as usual). Elsewhere a plain open (the README names that residue).
+ */
+async function openNoWait(path: string): Promise<Deno.FsFile> {
+  if (!fdPathsAvailable()) return await Deno.open(path, { read: true });
+  let probe: nodeFs.FileHandle;
+  try {
+    probe = await nodeFs.open(path, READ_NO_WAIT);
+  } catch (error) {
+    throw fromNodeError(error);
+  }
+  try {
+    if (!(await probe.stat()).isFile()) throw new FsError("FS_NOT_REGULAR_FILE");
+    return await Deno.open(`/proc/self/fd/${probe.fd}`, { read: true });
+  } finally {
+    await probe.close();
   }
 }
 
