@@ -7,7 +7,9 @@
 // that open, in a child process that is killed if it blocks. The same held for a file: `read`
 // checks the name is a regular file, then opened it, and a FIFO exchanged in between blocked
 // it (17 of 600 calls through such a file never returned); the file is now first opened without
-// waiting (O_NONBLOCK) and reopened through its descriptor. The second test (slow) races that.
+// waiting (O_NONBLOCK) and reopened through its descriptor. So are the directories and files
+// the search walks when its first open fails (list, grep and glob: a synchronous open of a FIFO
+// froze the whole process, every session and timer with it). The slow tests race both.
 
 import assert from "node:assert/strict";
 import { join } from "node:path";
@@ -52,58 +54,66 @@ Deno.test({
 });
 
 const READS = 2000;
-const raceName =
-  `read of a file exchanged with a FIFO ${READS} times never blocks (descriptor checks)`;
-Deno.test({
-  name: raceName,
-  ...slowCase(),
-  ignore: skipUnless(
-    raceName,
-    Deno.build.os !== "linux"
-      ? "renameat2: Linux only"
-      : !granted({ name: "ffi" })
-      ? "needs --allow-ffi (renameat2 through libc)"
-      : cannotRun("mkfifo"),
-  ) || slowCase().ignore,
-  async fn() {
-    const root = await Deno.realPath(await Deno.makeTempDir());
-    const stop = join(root, "..", `${root.split("/").at(-1)}.stop`);
-    try {
-      await Deno.writeTextFile(join(root, "g.txt"), "hello\n");
-      assert.ok(
-        (await new Deno.Command("mkfifo", { args: [join(root, "fifo")] }).output()).success,
-      );
-      const run = (script: string, args: string[], permissions: string[]) =>
-        new Deno.Command(Deno.execPath(), {
-          args: [
-            "run",
-            "--no-config",
-            "--no-prompt",
-            ...permissions,
-            new URL(script, import.meta.url).pathname,
-            ...args,
-          ],
-          stdout: "piped",
-          stderr: "inherit",
-        }).spawn();
-      const swapper = run("_fifo_swapper.ts", [stop, join(root, "g.txt"), join(root, "fifo")], [
-        "--allow-read",
-        "--allow-write",
-        "--allow-ffi",
-      ]);
-      const child = run("_fifo_read_child.ts", [root, String(READS)], ["--allow-all"]);
-      const timer = setTimeout(() => child.kill("SIGKILL"), 60_000);
-      const { stdout, signal } = await child.output();
-      clearTimeout(timer);
-      await Deno.writeTextFile(stop, "");
-      const swaps = JSON.parse(new TextDecoder().decode((await swapper.output()).stdout)).swaps;
-      const counts = signal === null ? new TextDecoder().decode(stdout).trim() : "(killed)";
-      console.log(`${READS} reads, ${swaps} exchanges with a FIFO: ${counts}`);
-      assert.equal(signal, null, "a read waited on the FIFO (killed after 60 s)");
-    } finally {
-      await Deno.remove(stop).catch(() => {});
-      await Deno.remove(`${stop}.ready`).catch(() => {});
-      await Deno.remove(root, { recursive: true });
-    }
-  },
-});
+for (const [mode, what] of [["read", "a file"], ["search", "a directory"]] as const) {
+  const raceName = `${mode === "read" ? "read" : "list, grep and glob"} of ${what} exchanged ` +
+    `with a FIFO: no call blocks (${READS} calls, descriptor checks)`;
+  Deno.test({
+    name: raceName,
+    ...slowCase(),
+    ignore: skipUnless(
+      raceName,
+      Deno.build.os !== "linux"
+        ? "renameat2: Linux only"
+        : !granted({ name: "ffi" })
+        ? "needs --allow-ffi (renameat2 through libc)"
+        : cannotRun("mkfifo"),
+    ) || slowCase().ignore,
+    async fn() {
+      const root = await Deno.realPath(await Deno.makeTempDir());
+      const stop = join(root, "..", `${root.split("/").at(-1)}.stop`);
+      try {
+        await Deno.writeTextFile(join(root, "g.txt"), "hello\n");
+        await Deno.mkdir(join(root, "d"));
+        await Deno.writeTextFile(join(root, "d", "e.txt"), "e\n");
+        assert.ok(
+          (await new Deno.Command("mkfifo", { args: [join(root, "fifo")] }).output()).success,
+        );
+        const run = (script: string, args: string[], permissions: string[]) =>
+          new Deno.Command(Deno.execPath(), {
+            args: [
+              "run",
+              "--no-config",
+              "--no-prompt",
+              ...permissions,
+              new URL(script, import.meta.url).pathname,
+              ...args,
+            ],
+            stdout: "piped",
+            stderr: "inherit",
+          }).spawn();
+        const swapper = run("_fifo_swapper.ts", [
+          stop,
+          join(root, mode === "read" ? "g.txt" : "d"),
+          join(root, "fifo"),
+        ], [
+          "--allow-read",
+          "--allow-write",
+          "--allow-ffi",
+        ]);
+        const child = run("_fifo_read_child.ts", [root, String(READS), mode], ["--allow-all"]);
+        const timer = setTimeout(() => child.kill("SIGKILL"), 60_000);
+        const { stdout, signal } = await child.output();
+        clearTimeout(timer);
+        await Deno.writeTextFile(stop, "");
+        const swaps = JSON.parse(new TextDecoder().decode((await swapper.output()).stdout)).swaps;
+        const counts = signal === null ? new TextDecoder().decode(stdout).trim() : "(killed)";
+        console.log(`${READS} calls, ${swaps} exchanges with a FIFO: ${counts}`);
+        assert.equal(signal, null, "a call waited on the FIFO (killed after 60 s)");
+      } finally {
+        await Deno.remove(stop).catch(() => {});
+        await Deno.remove(`${stop}.ready`).catch(() => {});
+        await Deno.remove(root, { recursive: true });
+      }
+    },
+  });
+}

@@ -119,9 +119,33 @@ export function searchListDir(c: Containment, target: FsTarget, verify = true): 
   return entries;
 }
 
+/**
+ * `open(2)` flags that follow links but never wait: a FIFO exchanged in for a directory or file
+ * would block a plain synchronous open, and with it this thread, every call on it and any abort.
+ */
+const FOLLOW_NO_WAIT = constants.O_RDONLY | constants.O_NONBLOCK | constants.O_NOCTTY;
+
+/**
+ * `path` opened as a Deno file (links followed) without ever waiting: a descriptor opened with
+ * {@linkcode FOLLOW_NO_WAIT} (plus `extra`), reopened through /proc/self/fd; when that open fails,
+ * the error `Deno.statSync` gives (or `whenNot`).
+ */
+function openNoWaitSync(path: string, extra: number, whenNot: FsError): Deno.FsFile {
+  const probe = openFd(path, FOLLOW_NO_WAIT | extra);
+  if (probe === null) {
+    Deno.statSync(path); // throws NotFound and the like
+    throw whenNot;
+  }
+  try {
+    return Deno.openSync(`/proc/self/fd/${probe}`, { read: true });
+  } finally {
+    closeSync(probe);
+  }
+}
+
 /** Lists the directory through its own descriptor, whose kernel path lies inside a root. */
 function pinnedList(c: Containment, path: string): FsDirEntry[] {
-  const dir = Deno.openSync(path, { read: true });
+  const dir = openNoWaitSync(path, constants.O_DIRECTORY, new FsError("FS_NOT_DIRECTORY"));
   try {
     const info = dir.statSync();
     if (!info.isDirectory) throw new FsError("FS_NOT_DIRECTORY");
@@ -219,7 +243,9 @@ export function searchRead(
   }
   const lstat = Deno.lstatSync(path);
   if (!lstat.isFile) throw new FsError("FS_NOT_REGULAR_FILE"); // never open a FIFO or a link
-  const file = Deno.openSync(path, { read: true });
+  const file = fdPathsAvailable()
+    ? openNoWaitSync(path, 0, new FsError("FS_NOT_REGULAR_FILE"))
+    : Deno.openSync(path, { read: true });
   let info: Deno.FileInfo;
   try {
     info = file.statSync();
