@@ -21,6 +21,7 @@ import {
   openDirectoryWorkspace,
   type PlaygroundWorkspace,
 } from "./workspace.ts";
+import { headCarriesToken } from "../../src/http/http_guard.ts";
 import type * as ServeModule from "../../src/http/bounded_serve.ts";
 import type * as AppModule from "./app.ts";
 import type * as TokenizersModule from "../../tokenizers/mod.ts";
@@ -133,6 +134,8 @@ async function main(): Promise<void> {
   const server = await serveBounded({
     hostname: "127.0.0.1",
     port,
+    // A call with the token may take longer than the 30 s a connection without one is given.
+    mayWait: (head) => headCarriesToken(head, token),
     log: (line) => console.error(`playground: ${line}`),
   }, app.fetch);
   listening = server.addr.port;

@@ -19,6 +19,8 @@ export interface Slot {
   writing: number | null;
   /** Whether a response byte has come from the inner server (unset: not yet). */
   answered?: boolean;
+  /** Whether its request head passed `mayWait` (it may wait for its answer past the deadline). */
+  mayWait?: boolean;
 }
 
 /** The response, from the inner server to the client; a pending write is timed in `slot`. */

@@ -9,7 +9,8 @@
  * - closes a connection whose request head has not fully arrived within `headerTimeoutMs` (or is
  *   larger than 64 KiB), whose head and body together have not within `requestTimeoutMs`, or
  *   whose client has not taken a byte of the response for `requestTimeoutMs`, or that has had
- *   no response byte from the handler within `requestTimeoutMs` of opening;
+ *   no response byte from the handler within `requestTimeoutMs` of opening (unless its request
+ *   head passed `mayWait`: a caller with the server's token may wait for a long call);
  * - answers a request head with a bare `\n` line ending with 400 and closes it (the relay
  *   frames by CRLF; the inner server must never see a different head end);
  * - when full, makes room for a new connection by closing the one that is slowest: among those
@@ -58,6 +59,14 @@ export interface BoundedServeOptions {
    * @default {30000}
    */
   requestTimeoutMs?: number;
+  /**
+   * Whether a request, by its head (the header lines as Latin-1 text), may wait past
+   * `requestTimeoutMs` for its first response byte: one that carries the server's token may (a
+   * long tool call); without it, a connection with no response byte by then is closed, so
+   * connections without the token never hold slots.
+   * @default {() => false}
+   */
+  mayWait?: (head: string) => boolean;
   /** Answers a request the handler threw on. */
   onError?: (error: unknown) => Response | Promise<Response>;
   /** Where events worth a line go (accept failures, a restarted inner server). */
@@ -76,6 +85,7 @@ export interface BoundedServer {
   shutdown(): Promise<void>;
 }
 
+const LATIN1 = new TextDecoder("latin1");
 /** A connection younger than this, or a response untaken for less, is never evicted. */
 const EVICT_AFTER_MS = 1000;
 /** How often the deadlines are checked. */
@@ -142,7 +152,7 @@ export async function serveBounded(
         (slot.phase === "head" && age > headerTimeoutMs) ||
         (slot.phase !== "response" && age > requestTimeoutMs) ||
         (slot.writing !== null && now - slot.writing > requestTimeoutMs) ||
-        (!slot.answered && age > requestTimeoutMs)
+        (!slot.answered && !slot.mayWait && age > requestTimeoutMs)
       ) drop(slot);
     }
     for (const [conn, since] of waiting) {
@@ -199,6 +209,7 @@ export async function serveBounded(
     try {
       const head = await readHead(slot);
       if (head === null || stopped) return;
+      slot.mayWait = options.mayWait?.(LATIN1.decode(head.head)) ?? false;
       upstream = await inner.connect();
       const end = bodyEnd(head.head);
       slot.phase = end ? "body" : "response";

@@ -186,6 +186,25 @@ function originHostname(origin: string): HostPort | null {
 }
 
 /** Compares in time independent of where the strings differ. */
+/**
+ * Whether a raw request head (its header lines as text) carries `Authorization: Bearer <token>`
+ * with this token, for `serveBounded`'s `mayWait`: a caller with the token may wait
+ * for a long call's answer, one without it may not hold a connection. `false` when `token` is
+ * `null` (no token is asked for).
+ *
+ * @param head The request head.
+ * @param token The server's token, or `null`.
+ * @returns Whether the head carries the token.
+ */
+export function headCarriesToken(head: string, token: string | null): boolean {
+  if (token === null) return false;
+  for (const line of head.split("\r\n")) {
+    const given = /^authorization:\s*Bearer\s+(\S+)\s*$/i.exec(line)?.[1];
+    if (given !== undefined) return sameToken(given, token);
+  }
+  return false;
+}
+
 function sameToken(a: string, b: string): boolean {
   const x = new TextEncoder().encode(a);
   const y = new TextEncoder().encode(b);

@@ -9,7 +9,7 @@ import { WebStandardStreamableHTTPServerTransport } from "npm:@modelcontextproto
 import type { Server } from "npm:@modelcontextprotocol/server@2.4.0";
 import type { RootSpec } from "../provider/local/local_fs.ts";
 import { MCP_MAX_MESSAGE_BYTES } from "../render/mcp_render.ts";
-import { generateToken, guardRequest, isLoopback } from "../http/http_guard.ts";
+import { generateToken, guardRequest, headCarriesToken, isLoopback } from "../http/http_guard.ts";
 import { serveBounded } from "../http/bounded_serve.ts";
 import type { McpHttpServing, ServeHttpOptions } from "./options.ts";
 import { sessionServer } from "./session.ts";
@@ -95,6 +95,7 @@ export async function serveHttpSessions(
     port: options.port ?? 0,
     maxConnections: options.maxConnections,
     headerTimeoutMs: options.headerTimeoutMs,
+    mayWait: (head) => headCarriesToken(head, token),
     onError: (error) => {
       workspace.log(`toolfs mcp: ${message(error)}`);
       return jsonRpcError(500, -32603, "internal error");

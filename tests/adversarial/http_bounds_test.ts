@@ -11,6 +11,7 @@ import {
 } from "node:assert/strict";
 import { serveHttp } from "../../mcp.ts";
 import { serveBounded } from "../../src/http/bounded_serve.ts";
+import { headCarriesToken } from "../../src/http/http_guard.ts";
 import { PLAYGROUND_PERMISSIONS, startPlayground } from "../_playground_process.ts";
 import { sandbox } from "../_sandbox.ts";
 import { RAW_INITIALIZE } from "../_mcp_client.ts";
@@ -452,6 +453,65 @@ Deno.test({
     }
   },
 });
+
+Deno.test({
+  name:
+    "issue 30.6: a call with the token may take longer than the deadline; one without it may not",
+  ignore: netAndRun,
+  async fn() {
+    const token = "t0ken";
+    // A handler that answers after 2.5 s, past the 1 s deadline (a long grep in the playground).
+    const server = await serveBounded(
+      {
+        hostname: "127.0.0.1",
+        port: 0,
+        requestTimeoutMs: 1_000,
+        mayWait: (head) => headCarriesToken(head, token),
+      },
+      async () => {
+        await pause(2_500);
+        return new Response("done");
+      },
+    );
+    try {
+      const url = `http://127.0.0.1:${server.addr.port}/`;
+      const slow = await fetch(url, { headers: { authorization: `Bearer ${token}` } });
+      assertEquals(await slow.text(), "done");
+      for (const authorization of [undefined, "Bearer wrong", `Basic ${token}`]) {
+        const conn = await Deno.connect({ hostname: "127.0.0.1", port: server.addr.port });
+        const header = authorization ? `Authorization: ${authorization}\r\n` : "";
+        await conn.write(new TextEncoder().encode(`GET / HTTP/1.1\r\nHost: x\r\n${header}\r\n`));
+        const answer = await exchangeOn(conn);
+        assertEquals(answer, "", `${authorization ?? "no token"}: answered ${answer.slice(0, 40)}`);
+      }
+    } finally {
+      await server.shutdown();
+    }
+  },
+});
+
+/** What comes back on `conn` until the server closes it (10 s at most). */
+async function exchangeOn(conn: Deno.Conn): Promise<string> {
+  const timer = setTimeout(() => conn.close(), 10_000);
+  const chunks: string[] = [];
+  const buffer = new Uint8Array(16 * 1024);
+  const decoder = new TextDecoder();
+  try {
+    for (;;) {
+      const n = await conn.read(buffer).catch(() => null);
+      if (n === null) break;
+      chunks.push(decoder.decode(buffer.subarray(0, n)));
+    }
+    return chunks.join("");
+  } finally {
+    clearTimeout(timer);
+    try {
+      conn.close();
+    } catch {
+      // closed by the timer
+    }
+  }
+}
 
 Deno.test({
   name: "issue 30.13: no toolfs-http-* directory is left behind, with or without a Unix socket",
