@@ -8,32 +8,13 @@
  */
 
 import { extname, join } from "node:path";
+import { FIXTURE_EXAMPLES } from "./fixture_examples.ts";
 import type { PlaygroundWorkspace } from "./workspace.ts";
 
 /** Example arguments per tool name. */
 export type ToolExamples = Record<string, Record<string, unknown>>;
 
-/** The examples of the fixture workspace (the fixture paths exist there). */
-export const FIXTURE_EXAMPLES: ToolExamples = Object.freeze({
-  list: {},
-  read: { file_path: "notes/todo.md" },
-  write: {
-    file_path: "notes/new-note.md",
-    content: "# A new note\n\nWritten from the playground.\n",
-  },
-  edit: {
-    file_path: "src/lib/text/greet.ts",
-    old_string: "// TODO: localize",
-    new_string: "// localized in v2",
-  },
-  glob: { pattern: "**/*.ts" },
-  grep: { pattern: "TODO" },
-  move: { source_path: "notes/todo.md", destination_path: "notes/archive/todo.md" },
-  delete: { path: "notes/empty.txt" },
-  patch: {
-    patch: "*** Begin Patch\n*** Add File: notes/patched.md\n+Added by a patch.\n*** End Patch",
-  },
-});
+export { FIXTURE_EXAMPLES };
 
 /** Extensions of files worth showing first in a `read` example. */
 const TEXT_EXTENSIONS = new Set([

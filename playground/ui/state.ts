@@ -14,6 +14,7 @@ import type {
   ToolsConfig,
   TreeResponse,
 } from "../server/api_types.ts"; // not ./api.ts: tests import this module without the DOM
+import { FIXTURE_EXAMPLES } from "../server/fixture_examples.ts";
 import {
   type HistoryEntry,
   KNOWN_TOOLS,
@@ -144,20 +145,8 @@ export type Action =
   | { type: "notice"; notice?: string }
   | { type: "load-call"; request: ExecuteRequest };
 
-/** Example arguments per tool; a tool not listed starts empty. */
-export const EXAMPLES: Readonly<Record<string, Args>> = Object.freeze({
-  list: {},
-  read: { file_path: "notes/todo.md" },
-  write: {
-    file_path: "notes/new-note.md",
-    content: "# A new note\n\nWritten from the playground.\n",
-  },
-  edit: {
-    file_path: "src/lib/text/greet.ts",
-    old_string: "// TODO: localize",
-    new_string: "// localized in v2",
-  },
-});
+/** Example arguments per tool, until the workspace's own come with the definitions. */
+export const EXAMPLES: Readonly<Record<string, Args>> = FIXTURE_EXAMPLES;
 
 function isSharedEntry(value: unknown): value is SharedEntry {
   return isObject(value) && isObject(value.call) && typeof value.call.tool === "string" &&
