@@ -37,37 +37,7 @@ import { type FsInputSchema, unvalidated } from "./_standard_schema.ts";
 
 export type { FsInputSchema };
 // The core types this adapter takes, so this entry documents itself on its own (issue 33.3).
-export type {
-  AcpToolKind,
-  DeleteValue,
-  EditValue,
-  FS_ERROR_CODES,
-  FsAttachment,
-  FsCallContext,
-  FsDirEntry,
-  FsEntryType,
-  FsErrorCode,
-  FsToolDefinition,
-  FsToolName,
-  FsToolResult,
-  FsTools,
-  FsToolsConfig,
-  FsToolValue,
-  GlobValue,
-  GrepValue,
-  ListTotals,
-  ListValue,
-  MoveValue,
-  PatchOperationValue,
-  PatchValue,
-  ReadImageInfo,
-  ReadLine,
-  ReadValue,
-  ToolCallLocation,
-  ToolCallPresentation,
-  ToolInputSchema,
-  WriteValue,
-} from "../mod.ts";
+export type * from "./_core_types.ts";
 
 /** Options of {@linkcode toAiSdkTools}. */
 export interface AiSdkToolsOptions {

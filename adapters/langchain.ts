@@ -46,38 +46,8 @@ import { type FsInputSchema, unvalidated } from "./_standard_schema.ts";
 
 export type { FsInputSchema };
 // The core types this adapter takes, so this entry documents itself on its own (issue 33.3).
-export type {
-  AcpToolKind,
-  ApplyPatchOutcome,
-  DeleteValue,
-  EditValue,
-  FS_ERROR_CODES,
-  FsAttachment,
-  FsCallContext,
-  FsDirEntry,
-  FsEntryType,
-  FsErrorCode,
-  FsToolDefinition,
-  FsToolName,
-  FsToolResult,
-  FsTools,
-  FsToolsConfig,
-  FsToolValue,
-  GlobValue,
-  GrepValue,
-  ListTotals,
-  ListValue,
-  MoveValue,
-  PatchOperationValue,
-  PatchValue,
-  ReadImageInfo,
-  ReadLine,
-  ReadValue,
-  ToolCallLocation,
-  ToolCallPresentation,
-  ToolInputSchema,
-  WriteValue,
-} from "../mod.ts";
+export type * from "./_core_types.ts";
+export type { ApplyPatchOutcome } from "../mod.ts";
 
 /** Options of {@linkcode toLangChainTools}. */
 export interface LangChainToolsOptions {

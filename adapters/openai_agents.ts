@@ -41,37 +41,7 @@ import {
 import { toOpenAIResponsesTools } from "../formats.ts";
 
 // The core types this adapter takes, so this entry documents itself on its own (issue 33.3).
-export type {
-  AcpToolKind,
-  DeleteValue,
-  EditValue,
-  FS_ERROR_CODES,
-  FsAttachment,
-  FsCallContext,
-  FsDirEntry,
-  FsEntryType,
-  FsErrorCode,
-  FsToolDefinition,
-  FsToolName,
-  FsToolResult,
-  FsTools,
-  FsToolsConfig,
-  FsToolValue,
-  GlobValue,
-  GrepValue,
-  ListTotals,
-  ListValue,
-  MoveValue,
-  PatchOperationValue,
-  PatchValue,
-  ReadImageInfo,
-  ReadLine,
-  ReadValue,
-  ToolCallLocation,
-  ToolCallPresentation,
-  ToolInputSchema,
-  WriteValue,
-} from "../mod.ts";
+export type * from "./_core_types.ts";
 
 /** Options of {@linkcode toOpenAIAgentsTools}. */
 export interface OpenAIAgentsToolsOptions {
