@@ -445,6 +445,43 @@ Deno.test("C3.2/C11: grep's count never tells what a file read through a swapped
   deepEqual(footers, Array(2).fill('(No matches for "secret"; 3 files searched)'));
 });
 
+Deno.test("C9.2: grep's walk reuses what it worked out from a kept listing only for the same rules, search directory and glob", async () => {
+  await using box = await sandbox("local", {
+    ".gitignore": "ignored/\n*.log\n",
+    "a.ts": "x",
+    "b.log": "x",
+    "ignored/c.ts": "x",
+    "sub/d.ts": "x",
+    "sub/e.log": "x",
+    "sub/.gitignore": "!e.log\n",
+  });
+  await new Promise((resolve) => setTimeout(resolve, 2_100)); // listings kept from now on
+  async function found(args: Record<string, unknown> = {}): Promise<string[]> {
+    const result = await box.run("grep", {
+      pattern: "x",
+      output_mode: "files_with_matches",
+      ...args,
+    });
+    equal(result.isError, false, result.content);
+    return (result.value as GrepValue).matches.map((m) => m.path.slice(box.root.length + 1));
+  }
+  // The third search walks from kept listings and what the second worked out from them.
+  for (let i = 0; i < 3; i++) deepEqual(await found(), ["a.ts", "sub/d.ts", "sub/e.log"]);
+  // Each .gitignore rewritten in place: no listing changes, the rules do.
+  await Deno.writeTextFile(join(box.root, ".gitignore"), "a.ts\n");
+  const all = ["b.log", "ignored/c.ts", "sub/d.ts", "sub/e.log"];
+  for (let i = 0; i < 2; i++) deepEqual(await found(), all);
+  await Deno.writeTextFile(join(box.root, "sub/.gitignore"), "e.log\n");
+  deepEqual(await found(), ["b.log", "ignored/c.ts", "sub/d.ts"]);
+  await Deno.writeTextFile(join(box.root, "sub/.gitignore"), "!e.log\n");
+  await Deno.writeTextFile(join(box.root, ".gitignore"), "ignored/\n*.log\n");
+  deepEqual(await found(), ["a.ts", "sub/d.ts", "sub/e.log"]);
+  // The same listings reached from another search directory, and with a glob.
+  deepEqual(await found({ path: join(box.root, "sub") }), ["sub/d.ts", "sub/e.log"]);
+  deepEqual(await found({ glob: "*.log" }), ["sub/e.log"]);
+  deepEqual(await found(), ["a.ts", "sub/d.ts", "sub/e.log"]);
+});
+
 Deno.test("C3.2/C9.2: a kept listing serves only while its directory is unchanged: each change shows at once", async () => {
   await using box = await sandbox("local", {
     "d/a.ts": "x",

@@ -57,9 +57,10 @@ export interface FsSearchRead {
 export interface FsSearchProvider {
   /**
    * `listDir` for a traversal: the same entries; with `verify` (the default) the same
-   * guarantee that the directory lies inside a root.
+   * guarantee that the directory lies inside a root. Read-only: a provider may hand out a
+   * listing it keeps for later calls (frozen, so a caller may work things out from it once).
    */
-  listDir(target: FsTarget, options?: FsSearchListOptions): Promise<FsDirEntry[]>;
+  listDir(target: FsTarget, options?: FsSearchListOptions): Promise<readonly FsDirEntry[]>;
   /**
    * A regular file opened for a search (`grep`): its bytes in chunks, with no version, and the
    * containment check of what was read put off to {@linkcode FsSearchRead.verify}. Rejects as

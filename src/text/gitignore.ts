@@ -417,6 +417,24 @@ export class IgnoreEntries {
   }
 
   /**
+   * Whether `other` applies the same rules to its entries: the same compiled files (rules are
+   * immutable, one object per text) at the same directories, so the same verdicts.
+   *
+   * @param other Another view.
+   * @returns `true` when every verdict is the same.
+   */
+  sameAs(other: IgnoreEntries): boolean {
+    if (other === this) return true;
+    const mine = this.#scopes;
+    const theirs = other.#scopes;
+    if (mine.length !== theirs.length) return false;
+    for (let i = 0; i < mine.length; i++) {
+      if (mine[i].rules !== theirs[i].rules || mine[i].dir !== theirs[i].dir) return false;
+    }
+    return true;
+  }
+
+  /**
    * The entries of this directory with one more (deeper) file: the directory's own
    * `.gitignore`.
    *

@@ -53,7 +53,7 @@ function typeOf(entry: Deno.DirEntry): FsEntryType {
  * @param path The directory (or its descriptor handle).
  * @returns The entries whose names can be opened.
  */
-export function readDecodableEntriesSync(path: string): FsDirEntry[] {
+export function readDecodableEntriesSync(path: string): readonly FsDirEntry[] {
   // A descriptor handle names one directory for the whole call: its stat and its listing agree.
   if (!path.startsWith(FD_HANDLE)) return listDecodable(path);
   return listKept(path, checked);
@@ -70,15 +70,19 @@ export function readDecodableEntriesSync(path: string): FsDirEntry[] {
  * @param path The directory.
  * @returns The entries whose names can be opened.
  */
-export function readUncheckedEntriesSync(path: string): FsDirEntry[] {
+export function readUncheckedEntriesSync(path: string): readonly FsDirEntry[] {
   if (listedOnce.has(path)) return listKept(path, unchecked);
   if (listedOnce.size >= LISTED_ONCE_MAX) listedOnce.clear();
   listedOnce.add(path);
   return listDecodable(path);
 }
 
-/** The entries of `path`, from `kept` while its directory is unchanged, else listed (and kept). */
-function listKept(path: string, kept: KeptListings): FsDirEntry[] {
+/**
+ * The entries of `path`, from `kept` while its directory is unchanged, else listed (and kept).
+ * A kept listing is handed out as it is kept, frozen (the same array while it is kept), so a
+ * caller may work things out from it once (grep's walk does).
+ */
+function listKept(path: string, kept: KeptListings): readonly FsDirEntry[] {
   let stamp: Stamp | null = null;
   try {
     stamp = stampOf(Deno.statSync(path));
@@ -88,7 +92,7 @@ function listKept(path: string, kept: KeptListings): FsDirEntry[] {
   const known = stamp && kept.get(stamp);
   if (known) return known;
   const entries = listDecodable(path);
-  if (stamp && stamp.ctime <= Date.now() - SETTLED_MS) kept.keep(stamp, entries);
+  if (stamp && stamp.ctime <= Date.now() - SETTLED_MS) return kept.keep(stamp, entries);
   return entries;
 }
 
@@ -126,32 +130,31 @@ class KeptListings {
   #listings = new Map<string, Listing>();
   #names = 0;
 
-  /** The listing kept under `stamp` (a copy), or `null` when none is or the directory changed. */
-  get(stamp: Stamp): FsDirEntry[] | null {
+  /** The listing kept under `stamp` (frozen), or `null` when none is or the directory changed. */
+  get(stamp: Stamp): readonly FsDirEntry[] | null {
     const known = this.#listings.get(stamp.key);
     if (!known || known.ctime !== stamp.ctime || known.rest !== stamp.rest) return null;
-    return known.entries.slice();
+    return known.entries;
   }
 
-  keep(stamp: Stamp, entries: FsDirEntry[]): void {
-    if (entries.length > KEPT_MAX_NAMES / 4) return;
+  /** Keeps a listing under `stamp`; the listing as kept (frozen), or as given when too big. */
+  keep(stamp: Stamp, entries: FsDirEntry[]): readonly FsDirEntry[] {
+    if (entries.length > KEPT_MAX_NAMES / 4) return entries;
     const old = this.#listings.get(stamp.key);
     if (old) {
       this.#listings.delete(stamp.key);
       this.#names -= old.entries.length;
     }
     for (const entry of entries) Object.freeze(entry);
-    this.#listings.set(stamp.key, {
-      ctime: stamp.ctime,
-      rest: stamp.rest,
-      entries: entries.slice(),
-    });
+    const frozen = Object.freeze(entries.slice());
+    this.#listings.set(stamp.key, { ctime: stamp.ctime, rest: stamp.rest, entries: frozen });
     this.#names += entries.length;
     for (const [key, listing] of this.#listings) {
       if (this.#names <= KEPT_MAX_NAMES) break;
       this.#listings.delete(key);
       this.#names -= listing.entries.length;
     }
+    return frozen;
   }
 }
 

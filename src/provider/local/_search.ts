@@ -97,7 +97,11 @@ function inside(c: Containment, path: string, info: FileId): boolean {
  * @returns The entries.
  * @throws {FsError} `FS_OUTSIDE_ROOT` when the directory does not stay inside a root.
  */
-export function searchListDir(c: Containment, target: FsTarget, verify = true): FsDirEntry[] {
+export function searchListDir(
+  c: Containment,
+  target: FsTarget,
+  verify = true,
+): readonly FsDirEntry[] {
   const path = target.realPath;
   if (!verify) return readUncheckedEntriesSync(path);
   if (fdPathsAvailable()) {
@@ -144,7 +148,7 @@ function openNoWaitSync(path: string, extra: number, whenNot: FsError): Deno.FsF
 }
 
 /** Lists the directory through its own descriptor, whose kernel path lies inside a root. */
-function pinnedList(c: Containment, path: string): FsDirEntry[] {
+function pinnedList(c: Containment, path: string): readonly FsDirEntry[] {
   const dir = openNoWaitSync(path, constants.O_DIRECTORY, new FsError("FS_NOT_DIRECTORY"));
   try {
     const info = dir.statSync();
@@ -300,7 +304,7 @@ function fdSource(c: Containment, fd: number): ChunkSource {
 export function searchPaths(c: Containment): FsSearchProvider {
   const roots = c.roots.map((root) => root.path);
   return {
-    listDir(target: FsTarget, options: FsSearchListOptions = {}): Promise<FsDirEntry[]> {
+    listDir(target: FsTarget, options: FsSearchListOptions = {}): Promise<readonly FsDirEntry[]> {
       const verify = options.verify ?? true;
       return guard(() => Promise.resolve(searchListDir(c, target, verify)), options.signal);
     },

@@ -52,16 +52,35 @@ interface Kept {
   key: string;
   name: string;
   path: string;
-  directory: boolean;
+  /** A file: what the walk hands out. */
+  file: SearchFile | null;
+  /** A subdirectory: the directory, and its `.gitignore` verdicts once worked out. */
+  dir: FsTarget | null;
+  ignore: IgnoreEntries | null;
 }
 
 /** A directory being walked: its kept entries, and the next one to take. */
 interface Frame {
-  dir: FsTarget;
   ignore: IgnoreEntries;
-  kept: Kept[];
+  kept: readonly Kept[];
   next: number;
 }
+
+/**
+ * A directory's kept entries as worked out from a listing that cannot change (a frozen array:
+ * a provider's kept listing), for the walk that reaches that listing again by the same path
+ * with the same `.gitignore` rules and no glob: a search repeated over an unchanged tree then
+ * filters, sorts and allocates nothing again per entry (issue 33.7). A memo of a pure function
+ * of those inputs, dropped with the listing.
+ */
+interface Worked {
+  dir: FsTarget;
+  rel: string;
+  ignore: IgnoreEntries;
+  kept: readonly Kept[];
+}
+
+const worked = new WeakMap<readonly FsDirEntry[], Worked>();
 
 const byKey = (a: Kept, b: Kept) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0);
 
@@ -93,21 +112,16 @@ export async function* walk(
       frames.pop();
       continue;
     }
-    const { name, path, directory } = frame.kept[frame.next++];
-    if (!directory) {
-      run.push({ rel: path, target: child(frame.dir, name) });
+    const kept = frame.kept[frame.next++];
+    if (kept.file) {
+      run.push(kept.file);
       continue;
     }
     if (run.length > 0) yield run;
     run = [];
-    const below = await enter(
-      fs,
-      child(frame.dir, name),
-      path,
-      frame.ignore.child(name),
-      options,
-      clock,
-    );
+    // Worked out once per kept entry (an idempotent memo: a walk reusing it has frame.ignore).
+    const ignore = kept.ignore ??= frame.ignore.child(kept.name);
+    const below = await enter(fs, kept.dir!, kept.path, ignore, options, clock);
     if (below) frames.push(below);
   }
   if (run.length > 0) yield run;
@@ -127,7 +141,7 @@ async function enter(
 ): Promise<Frame | null> {
   const { glob, signal } = options;
   if (signal?.aborted) throw new FsError("FS_ABORTED");
-  let entries: FsDirEntry[];
+  let entries: readonly FsDirEntry[];
   try {
     const verify = rel === "" || options.verifiedReadsOnly !== true;
     entries = fs.search
@@ -147,6 +161,15 @@ async function enter(
     const rules = await readRules(fs, child(dir, ".gitignore"), signal);
     if (rules) ignore = ignore.withRules(rules);
   }
+  const memo = glob === null && Object.isFrozen(entries);
+  if (memo) {
+    const known = worked.get(entries);
+    if (
+      known && known.rel === rel && known.ignore.sameAs(ignore) &&
+      known.dir.path === dir.path && known.dir.realPath === dir.realPath &&
+      known.dir.root === dir.root
+    ) return { ignore: known.ignore, kept: known.kept, next: 0 };
+  }
   const kept: Kept[] = [];
   for (const entry of entries) {
     const name = entry.name;
@@ -156,15 +179,18 @@ async function enter(
     if (entry.type === "directory") {
       if (glob && !glob.mayContain(path)) continue;
       if (!ignore.empty && ignore.ignores(name, true)) continue;
-      kept.push({ key: name + "/", name, path, directory: true });
+      kept.push({ key: name + "/", name, path, file: null, dir: child(dir, name), ignore: null });
     } else {
       if (glob && !glob.match(path)) continue;
       if (!ignore.empty && ignore.ignores(name, false)) continue;
-      kept.push({ key: name, name, path, directory: false });
+      const file = { rel: path, target: child(dir, name) };
+      if (memo) Object.freeze(Object.freeze(file).target);
+      kept.push({ key: name, name, path, file, dir: null, ignore: null });
     }
   }
   kept.sort(byKey);
-  return { dir, ignore, kept, next: 0 };
+  if (memo) worked.set(entries, { dir, rel, ignore, kept });
+  return { ignore, kept, next: 0 };
 }
 
 /** A name below a normalized absolute path (`join` without re-normalizing: a name has no `/`). */
