@@ -478,8 +478,20 @@ Deno.test("C9.2: grep's walk reuses what it worked out from a kept listing only 
   deepEqual(await found(), ["a.ts", "sub/d.ts", "sub/e.log"]);
   // The same listings reached from another search directory, and with a glob.
   deepEqual(await found({ path: join(box.root, "sub") }), ["sub/d.ts", "sub/e.log"]);
-  deepEqual(await found({ glob: "*.log" }), ["sub/e.log"]);
+  for (let i = 0; i < 2; i++) deepEqual(await found({ glob: "*.log" }), ["sub/e.log"]);
+  deepEqual(await found({ glob: "*.ts" }), ["a.ts", "sub/d.ts"]);
+  deepEqual(await found({ glob: ["*.ts", "!a.ts"] }), ["sub/d.ts"]);
   deepEqual(await found(), ["a.ts", "sub/d.ts", "sub/e.log"]);
+  // glob's walk (checked listings) the same way.
+  async function globbed(pattern: string): Promise<string[]> {
+    const result = await box.run("glob", { pattern });
+    equal(result.isError, false, result.content);
+    return (result.value as { files: string[] }).files.map((f) => f.slice(box.root.length + 1));
+  }
+  for (let i = 0; i < 3; i++) deepEqual(await globbed("**/*.log"), ["sub/e.log"]);
+  deepEqual(await globbed("**/*.ts"), ["a.ts", "sub/d.ts"]);
+  await Deno.writeTextFile(join(box.root, ".gitignore"), "a.ts\n");
+  deepEqual(await globbed("**/*.ts"), ["ignored/c.ts", "sub/d.ts"]);
 });
 
 Deno.test("C3.2/C9.2: a kept listing serves only while its directory is unchanged: each change shows at once", async () => {

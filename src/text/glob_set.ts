@@ -15,6 +15,8 @@ export const MAX_GLOB_PATTERNS = 20;
 export interface GlobSet extends GlobMatcher {
   /** Whether at least one pattern does not start with `!`. */
   readonly including: boolean;
+  /** The argument as one string: two sets with the same key match the same paths. */
+  readonly key: string;
 }
 
 /**
@@ -50,6 +52,7 @@ export function compileGlobSet(patterns: string | readonly string[]): GlobSet {
       (!including || include.some((m) => m.match(path))) && !exclude.some((m) => m.match(path));
   return {
     including,
+    key: JSON.stringify(list),
     match,
     namesHidden: (name) => include.some((m) => m.namesHidden(name)),
     mayContain: (directory) => !including || include.some((m) => m.mayContain(directory)),

@@ -7,7 +7,7 @@ import { FsError } from "../../fs_error.ts";
 import type { FsDirEntry, FsProvider, FsTarget } from "../../provider/fs_provider.ts";
 import { concatBytes } from "../../text/bytes.ts";
 import { type IgnoreEntries, IgnoreStack, parseGitignore } from "../../text/gitignore.ts";
-import type { GlobMatcher } from "../../text/glob_match.ts";
+import type { GlobSet } from "../../text/glob_set.ts";
 import { bytesToText } from "../_context.ts";
 import { YieldClock } from "../yield_clock.ts";
 
@@ -22,7 +22,7 @@ export interface SearchFile {
 /** Options of {@linkcode walk}. */
 export interface WalkOptions {
   /** Only files matching it (and hidden names it names literally). */
-  glob: GlobMatcher | null;
+  glob: GlobSet | null;
   /** Cancels the walk. */
   signal?: AbortSignal;
   /** The call's yield clock; default a new one on `signal`. */
@@ -69,13 +69,15 @@ interface Frame {
 /**
  * A directory's kept entries as worked out from a listing that cannot change (a frozen array:
  * a provider's kept listing), for the walk that reaches that listing again by the same path
- * with the same `.gitignore` rules and no glob: a search repeated over an unchanged tree then
+ * with the same `.gitignore` rules and glob: a search repeated over an unchanged tree then
  * filters, sorts and allocates nothing again per entry (issue 33.7). A memo of a pure function
  * of those inputs, dropped with the listing.
  */
 interface Worked {
   dir: FsTarget;
   rel: string;
+  /** The glob's key, or `null`. */
+  glob: string | null;
   ignore: IgnoreEntries;
   kept: readonly Kept[];
 }
@@ -161,11 +163,12 @@ async function enter(
     const rules = await readRules(fs, child(dir, ".gitignore"), signal);
     if (rules) ignore = ignore.withRules(rules);
   }
-  const memo = glob === null && Object.isFrozen(entries);
+  const memo = Object.isFrozen(entries);
+  const globKey = glob?.key ?? null;
   if (memo) {
     const known = worked.get(entries);
     if (
-      known && known.rel === rel && known.ignore.sameAs(ignore) &&
+      known && known.rel === rel && known.glob === globKey && known.ignore.sameAs(ignore) &&
       known.dir.path === dir.path && known.dir.realPath === dir.realPath &&
       known.dir.root === dir.root
     ) return { ignore: known.ignore, kept: known.kept, next: 0 };
@@ -189,7 +192,7 @@ async function enter(
     }
   }
   kept.sort(byKey);
-  if (memo) worked.set(entries, { dir, rel, ignore, kept });
+  if (memo) worked.set(entries, { dir, rel, glob: globKey, ignore, kept });
   return { ignore, kept, next: 0 };
 }
 
