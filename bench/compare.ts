@@ -657,8 +657,9 @@ async function pdfRows(inputs: Inputs): Promise<void> {
       toolfs: mib(peak.peakKiB),
       reference: `1 KiB read ${mib(base.peakKiB)}`,
       ratio: `+${delta.toFixed(1)} MiB`,
-      target: "≤ +64 MiB",
-      holds: delta <= 64 ? "yes" : "**no**",
+      // A document's bound is C17.2a's (the worker and pdf.js's working set), not a text read's.
+      target: "≤ +256 MiB (C17.2a)",
+      holds: delta <= 256 ? "yes" : "**no**",
     });
   }
   const fs = new LocalFileSystem({ roots: [{ path: root, write: false }] });

@@ -21,6 +21,7 @@
 
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { startPlayground } from "../tests/_playground_process.ts";
 
 const PROJECT = fileURLToPath(new URL("..", import.meta.url));
 const DENO = Deno.execPath();
@@ -80,33 +81,16 @@ async function freshClone(): Promise<{ dir: string; denoDir: string; dispose(): 
 async function playground(): Promise<boolean> {
   const clone = await freshClone();
   const started = performance.now();
-  const child = new Deno.Command(DENO, {
-    args: ["task", "playground", "--port", "0"],
+  const child = await startPlayground(["task", "playground", "--port", "0"], {
     cwd: clone.dir,
-    env: { DENO_DIR: clone.denoDir, NO_COLOR: "1" },
-    stdin: "null",
-    stdout: "piped",
-    stderr: "piped",
-  }).spawn();
-  let output = "";
-  let found: (url: string | undefined) => void;
-  const printed = new Promise<string | undefined>((resolve) => (found = resolve));
-  const drain = async (stream: ReadableStream<Uint8Array>) => {
-    for await (const text of stream.pipeThrough(new TextDecoderStream())) {
-      output += text;
-      const match = /toolfs playground: (\S+)/.exec(output);
-      if (match) found(match[1]);
-    }
-  };
-  const drained = Promise.all([drain(child.stdout), drain(child.stderr)]);
-  const status = child.status.then((s) => (found(undefined), s));
+    env: { DENO_DIR: clone.denoDir },
+  });
   let ok = false;
   try {
-    const url = await printed;
+    const url = child.url;
     const addressMs = performance.now() - started;
     if (url === undefined) {
-      await drained;
-      console.log(`deno task playground exited before printing its address:\n${output}`);
+      console.log(`deno task playground exited before printing its address:\n${child.output}`);
       return false;
     }
     const bytesAtAddress = await diskBytes(clone.denoDir, join(clone.dir, "node_modules"));
@@ -129,11 +113,7 @@ async function playground(): Promise<boolean> {
     );
     return ok;
   } finally {
-    try {
-      child.kill("SIGTERM");
-    } catch { /* already exited */ }
-    await status;
-    await drained;
+    await child.stop();
     await clone.dispose();
   }
 }

@@ -58,7 +58,8 @@ export interface FsSearchProvider {
   /**
    * `listDir` for a traversal: the same entries; with `verify` (the default) the same
    * guarantee that the directory lies inside a root. Read-only: a provider may hand out a
-   * listing it keeps for later calls (frozen, so a caller may work things out from it once).
+   * listing it keeps for later calls; one it hands out frozen (the array and its entries) is
+   * read as never changing, so a caller may work things out from it once.
    */
   listDir(target: FsTarget, options?: FsSearchListOptions): Promise<readonly FsDirEntry[]>;
   /**
