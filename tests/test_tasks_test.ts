@@ -1,7 +1,9 @@
 // Nothing is silently dropped from the test runs (issue 20): the design card's plain
-// `deno test --allow-read --allow-write` runs only deno.json's `test.include` (the fast core), so
-// every test file under tests/ must be in that list or named by a `test:*` task, every `test:*`
-// task must be one CI runs (.ci/run), and every path a task or the list names must exist.
+// `deno test --allow-read --allow-write` runs only deno.json's `test.include`, the one module
+// tests/core_suite.ts that imports the fast core, so every test file under tests/ must be
+// imported there or named by a `test:*` task (every file of tests/contract/ and tests/unit/ must
+// be imported there), every `test:*` task must be one CI runs (.ci/run), and every path a task or
+// the suite names must exist.
 
 import { deepStrictEqual as assertEquals, ok as assert } from "node:assert/strict";
 
@@ -41,9 +43,16 @@ async function pathExists(path: string): Promise<boolean> {
   }
 }
 
+/** The test files tests/core_suite.ts imports, as paths from the top (`tests/…`). */
+async function coreSuite(): Promise<string[]> {
+  const text = await Deno.readTextFile(new URL("tests/core_suite.ts", TOP));
+  return [...text.matchAll(/^import "\.\/([^"]+)";$/gm)].map((m) => `tests/${m[1]}`);
+}
+
 Deno.test("issue 20: every test file under tests/ is run by the default command or a named test task, and CI runs every test task", async () => {
   const config = JSON.parse(await Deno.readTextFile(new URL("deno.json", TOP)));
-  const core: string[] = config.test.include;
+  assertEquals(config.test.include, ["tests/core_suite.ts"], "the default command runs the suite");
+  const core = await coreSuite();
   const tasks = Object.entries(config.tasks as Record<string, Task>)
     .filter(([name]) => name === "test" || name.startsWith("test:"))
     .map(([name, task]) => ({ name, command: typeof task === "string" ? task : task.command }));
@@ -57,6 +66,12 @@ Deno.test("issue 20: every test file under tests/ is run by the default command 
   }
   const files = await testFiles("tests/");
   assert(files.length > 50, `${files.length} test files found`);
+  assertEquals(
+    files.filter((f) => /^tests\/(contract|unit)\//.test(f) && !core.includes(f)),
+    [],
+    "contract and unit test files tests/core_suite.ts does not import",
+  );
+  assertEquals(core, [...core].sort(), "tests/core_suite.ts imports in path order");
   assertEquals(files.filter((file) => !covers(named, file)), [], "test files no task runs");
   assert(covers(pathsOf(tasks.find((t) => t.name === "test:all")!.command), files[0]));
 
