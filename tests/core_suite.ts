@@ -1,10 +1,11 @@
 // The core suite in one module: what the design card's `deno test --allow-read --allow-write`
 // runs (deno.json's `test.include` names this file alone). Deno starts a fresh runtime for each
 // test module it runs, about a quarter of a second of CPU each on a 2-core VM even for an empty
-// file; run as 85 modules the core suite spent half its CPU there (69 s against 23 s as one
-// module, the same 701 tests). Each file below still runs alone (`deno test -A <file>`), and
-// `deno task test:all` runs every file under tests/ one module each. tests/test_tasks_test.ts
-// fails when a file of tests/contract/ or tests/unit/ is missing here.
+// file; run as 85 modules the core suite spent two thirds of its CPU there (69 s against 23 s as
+// one module, the same 701 tests). Each file below still runs alone
+// (`deno test -A --no-prompt <file>`), and `deno task test:all` runs every file under tests/ one
+// module each. tests/test_tasks_test.ts fails when a file of tests/contract/ or tests/unit/ is
+// missing here.
 
 import "./contract/c10_c11_limit_test.ts";
 import "./contract/c10_glob_paging_test.ts";
